@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -160,7 +160,47 @@ class TableDice:
 
 
 _CHUNK_BITS = 64
+_CHUNK_BYTES = _CHUNK_BITS // 8
 _CHUNK_SPAN = 1 << _CHUNK_BITS
+
+
+def unbiased_word_limit(faces: int) -> int:
+    """The largest multiple of ``faces`` not above 2**64: words below it map to faces evenly."""
+    if isinstance(faces, bool) or not isinstance(faces, int) or not 1 <= faces <= _CHUNK_SPAN:
+        raise ValueError(f"A die needs from 1 to 2**64 faces, not {faces!r}.")
+    return _CHUNK_SPAN - (_CHUNK_SPAN % faces)
+
+
+def face_from_words(words: Iterable[int], faces: int) -> int:
+    """The face chosen by the first usable 64-bit word of ``words`` for a die of ``faces`` faces.
+
+    A word is usable when it is below :func:`unbiased_word_limit`; it then gives
+    ``word % faces + 1``. Words at or above the limit are skipped (rejection sampling), which is
+    what keeps every face exactly equally likely.
+    """
+    limit = unbiased_word_limit(faces)
+    for word in words:
+        if isinstance(word, bool) or not isinstance(word, int) or not 0 <= word < _CHUNK_SPAN:
+            raise ValueError(f"A word must be an integer from 0 to 2**64 - 1, not {word!r}.")
+        if word < limit:
+            return word % faces + 1
+    raise ValueError(f"No word below {limit} was supplied, so no face can be chosen.")
+
+
+def seeded_words(seed: bytes, namespace: str, counter: int) -> Iterator[int]:
+    """The endless stream of 64-bit words for roll number ``counter`` in ``namespace``.
+
+    Attempt 0, 1, 2, ... each hashes ``"<namespace>:<counter>:<attempt>"`` with HMAC-SHA256 keyed
+    with the seed, and yields the digest's four 64-bit big-endian words in order.
+    """
+    attempt = 0
+    while True:
+        digest = hmac.new(
+            seed, f"{namespace}:{counter}:{attempt}".encode(), hashlib.sha256
+        ).digest()
+        for offset in range(0, len(digest), _CHUNK_BYTES):
+            yield int.from_bytes(digest[offset : offset + _CHUNK_BYTES], "big")
+        attempt += 1
 
 
 def seeded_face(seed: bytes, namespace: str, counter: int, faces: int) -> int:
@@ -172,19 +212,7 @@ def seeded_face(seed: bytes, namespace: str, counter: int, faces: int) -> int:
     if all four words fall above it, the next attempt is hashed. Publishing ``sha256(seed)`` before
     play lets anyone verify every roll once the seed is revealed.
     """
-    limit = _CHUNK_SPAN - (_CHUNK_SPAN % faces)
-    attempt = 0
-    while True:
-        digest = hmac.new(
-            seed, f"{namespace}:{counter}:{attempt}".encode(), hashlib.sha256
-        ).digest()
-        for offset in range(0, len(digest), _CHUNK_BITS // 8):
-            word = int.from_bytes(digest[offset : offset + _CHUNK_BITS // 8], "big")
-            if word < limit:
-                return word % faces + 1
-        attempt += (
-            1  # pragma: no cover - needs four consecutive words in the top 2**-61 of the range
-        )
+    return face_from_words(seeded_words(seed, namespace, counter), faces)
 
 
 class SeededDice:
@@ -217,3 +245,130 @@ class SeededDice:
 def seed_commitment(seed: bytes) -> str:
     """The public commitment to a campaign seed: its SHA-256, hex encoded."""
     return hashlib.sha256(seed).hexdigest()
+
+
+# Die-type shifts and the three kinds of roll (SG2 P.6).
+
+DIE_LADDER: tuple[Die, ...] = (Die.D4, Die.D6, Die.D8, Die.D10, Die.D12)
+
+
+def _check_steps(steps: int) -> None:
+    if isinstance(steps, bool) or not isinstance(steps, int):
+        raise ValueError(f"A die shift is a whole number of steps, not {steps!r}.")
+
+
+def shift_die(die: Die, steps: int) -> Die:
+    """The die after a CLOSED shift of ``steps`` types (positive is up, negative is down).
+
+    SG2 P.6 DIE TYPE SHIFTS: in a closed shift any excess beyond the ladder D4 D6 D8 D10 D12 is
+    ignored, so the result is clamped to D4..D12. The rules assume closed shifts unless they say
+    otherwise.
+    """
+    die = _as_die(die)
+    _check_steps(steps)
+    index = DIE_LADDER.index(die) + steps
+    return DIE_LADDER[min(max(index, 0), len(DIE_LADDER) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenShift:
+    """The two dice of an opposed roll after an OPEN shift of the actor's die."""
+
+    die: Die
+    opponent_die: Die
+    # Steps that could not be applied to either die (the opponent's die is itself clamped).
+    lost_steps: int = 0
+
+
+def open_shift_die(die: Die, steps: int, *, opponent_die: Die) -> OpenShift:
+    """Shift ``die`` by ``steps`` types as an OPEN shift against ``opponent_die``.
+
+    SG2 P.6 DIE TYPE SHIFTS: in an open shift each step that would take the die above D12 shifts
+    the opponent's die DOWN one type instead, and each step below D4 shifts the opponent's die UP
+    one type ("or vice-versa"). Used for impact vs armour (P.38) and close-combat weapons (P.41).
+    The book does not say what happens when the opponent's die is itself pushed off the ladder;
+    it is clamped (a closed shift), and the steps that had nowhere to go are reported.
+    """
+    die = _as_die(die)
+    opponent_die = _as_die(opponent_die)
+    _check_steps(steps)
+    top = len(DIE_LADDER) - 1
+    index = DIE_LADDER.index(die) + steps
+    excess = index - top if index > top else index if index < 0 else 0
+    opponent_index = DIE_LADDER.index(opponent_die) - excess
+    clamped_opponent = min(max(opponent_index, 0), top)
+    return OpenShift(
+        die=DIE_LADDER[min(max(index, 0), top)],
+        opponent_die=DIE_LADDER[clamped_opponent],
+        lost_steps=abs(opponent_index - clamped_opponent),
+    )
+
+
+def smallest_die_at_least(count: int, *, cap_at_d12: bool = False) -> Die:
+    """The smallest die type with at least ``count`` faces ("round die type up").
+
+    Used to pick a figure at random for hit allocation (SG2 P.36) and for the replacement
+    quality check, which rolls "the nearest die type to the number of existing members ... round
+    die type up if necessary" (SG2 P.60): 1-4 -> D4, 5-6 -> D6, 7-8 -> D8, 9-10 -> D10,
+    11-12 -> D12. No SG2 die has more than 12 faces and the book does not say what to do above
+    12: by default that is refused, and with ``cap_at_d12`` a D12 is used (the digests' reading
+    for the replacement check); hit allocation over 12 figures is the caller's own option.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(
+            f"The count of figures must be a whole number of at least 1, not {count!r}."
+        )
+    for die in DIE_LADDER:
+        if die.value >= count:
+            return die
+    if cap_at_d12:
+        return Die.D12
+    raise ValueError(f"No die has {count} faces: the largest is a d12.")
+
+
+def _score(value: Roll | int) -> int:
+    if isinstance(value, Roll):
+        return value.result
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"A score is a roll or a whole number, not {value!r}.")
+    return value
+
+
+def beats_target(roll: Roll | int, target: int) -> bool:
+    """Whether a roll succeeds against a target number (SG2 P.6 ROLL VS. TARGET NUMBER).
+
+    The score must be greater than the target; equal or lower fails (P.6 GENERAL RULE).
+    """
+    return _score(roll) > _score(target)
+
+
+def wins_opposed(roll: Roll | int, opponent: Roll | int) -> bool:
+    """Whether the acting side wins a single opposed roll (SG2 P.6 OPPOSED ROLL).
+
+    The actor must roll higher than the opponent; a tie fails.
+    """
+    return _score(roll) > _score(opponent)
+
+
+class OpposedOutcome(enum.IntEnum):
+    """The result of a multiple opposed roll, worst to best (SG2 P.6)."""
+
+    FAILURE = 0
+    MINOR_SUCCESS = 1
+    MAJOR_SUCCESS = 2
+
+
+def multiple_opposed(rolls: Sequence[Roll | int], opponent: Roll | int) -> OpposedOutcome:
+    """The outcome of a multiple opposed roll (SG2 P.6 MULTIPLE OPPOSED ROLL).
+
+    The actor rolls two or more dice (of any types) against the opponent's single die. Count the
+    actor's dice that score higher than the opponent: none is a FAILURE, exactly one a MINOR
+    SUCCESS, two or more a MAJOR SUCCESS.
+    """
+    if len(rolls) < 2:
+        raise ValueError(
+            f"A multiple opposed roll needs at least two dice for the actor, not {len(rolls)}."
+        )
+    opponent_score = _score(opponent)
+    beating = sum(1 for roll in rolls if _score(roll) > opponent_score)
+    return OpposedOutcome(min(beating, 2))

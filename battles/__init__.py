@@ -1,0 +1,1 @@
+"""Battles: lifecycle, participants and battle actions as commands that append events."""

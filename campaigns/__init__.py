@@ -1,0 +1,1 @@
+"""Campaigns: the campaign itself, its ruleset and options, membership, journal and dice tray."""

@@ -1,0 +1,155 @@
+"""The event log over HTTP: a campaign's events, the event catalogue, and jobs."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.selectors import membership_get, require_umpire
+from eventlog import catalogue, store
+from eventlog.api.serializers import (
+    EventInputSerializer,
+    EventOutputSerializer,
+    EventPageSerializer,
+    EventTypeSerializer,
+    JobSerializer,
+    event_to_json,
+)
+from eventlog.errors import CommandError, NotFound
+from eventlog.models import Job
+from eventlog.services import event_append
+
+PAGE_DEFAULT = 100
+PAGE_MAX = 1000
+
+
+def _int_param(request: Request, name: str, default: int, *, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError("invalid.integer", f"{name} must be a whole number.", field=name) from None
+    if not low <= value <= high:
+        raise CommandError("invalid.range", f"{name} must be {low} to {high}.", field=name)
+    return value
+
+
+class CampaignEventsApi(APIView):
+    """A campaign's event log, in sequence order; umpires may append to it."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events after this sequence."),
+            OpenApiParameter("type", str, description="Event types, comma separated."),
+            OpenApiParameter("stream", str),
+            OpenApiParameter("limit", int, description=f"At most {PAGE_MAX}."),
+        ],
+        responses=EventPageSerializer,
+    )
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        membership_get(user=request.user, campaign_id=campaign_id)
+        after = _int_param(request, "after", 0, low=0, high=2**62)
+        limit = _int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
+        types = [t for t in request.query_params.get("type", "").split(",") if t]
+        events = list(
+            store.read(
+                campaign_id,
+                after=after,
+                types=types or None,
+                stream=request.query_params.get("stream") or None,
+                limit=limit + 1,
+            )
+        )
+        more = len(events) > limit
+        events = events[:limit]
+        next_url = None
+        if more:
+            query = request.query_params.copy()
+            query["after"] = str(events[-1].sequence)
+            next_url = request.build_absolute_uri(
+                reverse("campaign-events", args=[campaign_id]) + "?" + query.urlencode()
+            )
+        return Response(
+            {
+                "results": [event_to_json(event) for event in events],
+                "next": next_url,
+                "last_sequence": store.last_sequence(campaign_id),
+            }
+        )
+
+    @extend_schema(
+        request=EventInputSerializer,
+        responses={201: EventOutputSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Repeat a request safely: the same key returns the first response.",
+            )
+        ],
+    )
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = EventInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        result = event_append(
+            campaign_id=campaign_id,
+            type_name=data["type"],
+            payload=data["payload"],
+            stream=data.get("stream"),
+            expected_version=data.get("expected_version"),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            actor_id=request.user.pk,
+        )
+        response = Response(event_to_json(result.events[0]), status=status.HTTP_201_CREATED)
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class EventTypesApi(APIView):
+    """Every event type Muster records, with its JSON Schema, for other tools."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=EventTypeSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "name": spec.name,
+                    "schema_version": spec.schema_version,
+                    "stream": spec.stream_category,
+                    "description": spec.description,
+                    "appendable": spec.appendable,
+                    "payload_schema": spec.json_schema(),
+                }
+                for spec in catalogue.all_types()
+            ]
+        )
+
+
+class JobDetailApi(APIView):
+    """A resolution job: its status, timings, error and the events it produced."""
+
+    @extend_schema(responses=JobSerializer)
+    def get(self, request: Request, job_id: uuid.UUID) -> Response:
+        job = Job.objects.filter(pk=job_id).first()
+        if job is None:
+            raise NotFound("job.not_found", "No such job.")
+        try:
+            membership_get(user=request.user, campaign_id=job.campaign_id)
+        except NotFound:
+            raise NotFound("job.not_found", "No such job.") from None
+        return Response(JobSerializer(job).data)

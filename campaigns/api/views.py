@@ -1,0 +1,211 @@
+"""Campaigns over HTTP: create and list campaigns, read one (as of any point), the dice tray."""
+
+from __future__ import annotations
+
+import uuid
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import selectors, services
+from campaigns.models import Campaign, JournalNote, Membership
+from campaigns.projections import CampaignProjection, JournalProjection
+from eventlog import projections, store
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.errors import CommandError
+from eventlog.models import Job
+from rules.rulesets import Ruleset
+
+
+class CampaignOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    options = serializers.JSONField()
+    umpire_id = serializers.IntegerField()
+    seed_commitment = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    role = serializers.CharField(required=False)
+    journal_notes = serializers.IntegerField(required=False)
+    as_of = serializers.IntegerField(required=False)
+
+
+class CampaignInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    ruleset = serializers.ChoiceField(choices=[r.value for r in Ruleset], default="sg2")
+    options = serializers.DictField(required=False, default=dict)
+
+
+def _campaign_json(row: dict, role: str | None = None) -> dict:
+    return CampaignOutputSerializer(
+        {
+            key: row[key]
+            for key in (
+                "id",
+                "name",
+                "ruleset",
+                "options",
+                "umpire_id",
+                "seed_commitment",
+                "created_at",
+            )
+        }
+        | ({"role": role} if role else {})
+    ).data
+
+
+def parse_as_of(request: Request) -> int | None:
+    raw = request.query_params.get("as_of")
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError(
+            "invalid.as_of", "as_of is the sequence number of an event.", field="as_of"
+        ) from None
+    if value < 0:
+        raise CommandError("invalid.as_of", "as_of cannot be negative.", field="as_of")
+    return value
+
+
+class CampaignListApi(APIView):
+    """The campaigns you belong to; create one and become its umpire."""
+
+    @extend_schema(responses=CampaignOutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        roles = dict(
+            Membership.objects.filter(user_id=request.user.pk).values_list("campaign_id", "role")
+        )
+        campaigns = selectors.campaigns_for_user(request.user).values()
+        return Response([_campaign_json(row, roles.get(row["id"])) for row in campaigns])
+
+    @extend_schema(request=CampaignInputSerializer, responses={201: CampaignOutputSerializer})
+    def post(self, request: Request) -> Response:
+        body = CampaignInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        campaign = services.campaign_create(
+            name=body.validated_data["name"],
+            ruleset=body.validated_data["ruleset"],
+            options=body.validated_data["options"],
+            actor=request.user,
+        )
+        row = Campaign.objects.filter(pk=campaign.pk).values().get()
+        return Response(
+            _campaign_json(row, Membership.Role.UMPIRE.value), status=status.HTTP_201_CREATED
+        )
+
+
+class CampaignDetailApi(APIView):
+    """One campaign, now or as it stood after a given event (``?as_of=<sequence>``)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("as_of", int, description="Sequence number of an event.")],
+        responses=CampaignOutputSerializer,
+    )
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        membership = selectors.membership_get(user=request.user, campaign_id=campaign_id)
+        as_of = parse_as_of(request)
+        if as_of is None:
+            row = Campaign.objects.filter(pk=campaign_id).values().get()
+            notes = JournalNote.objects.filter(campaign_id=campaign_id).count()
+        else:
+            rows = projections.fold_as_of(
+                campaign_id,
+                as_of,
+                [projections.get(CampaignProjection.name), projections.get(JournalProjection.name)],
+            )
+            found = rows.get(Campaign, campaign_id)
+            if found is None:
+                raise CommandError(
+                    "campaign.not_yet_created",
+                    "The campaign did not exist yet at that point.",
+                    field="as_of",
+                )
+            row = found
+            notes = len(rows.all(JournalNote))
+        data = dict(_campaign_json(row, membership.role))
+        data["journal_notes"] = notes
+        data["as_of"] = min(as_of, store.last_sequence(campaign_id)) if as_of is not None else (
+            store.last_sequence(campaign_id)
+        )
+        return Response(data)
+
+
+class NoteSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(read_only=True)
+    text = serializers.CharField(max_length=10_000)
+    references = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+    author_id = serializers.IntegerField(read_only=True, allow_null=True)
+    recorded_at = serializers.DateTimeField(read_only=True)
+
+
+class CampaignJournalApi(APIView):
+    """The umpire's campaign journal."""
+
+    @extend_schema(responses=NoteSerializer(many=True))
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.membership_get(user=request.user, campaign_id=campaign_id)
+        notes = JournalNote.objects.filter(campaign_id=campaign_id).order_by("sequence")
+        return Response(NoteSerializer(notes, many=True).data)
+
+    @extend_schema(request=NoteSerializer, responses={201: NoteSerializer})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        body = NoteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        campaign = Campaign.objects.get(pk=campaign_id)
+        event = services.note_record(
+            campaign=campaign,
+            text=body.validated_data["text"],
+            references=body.validated_data["references"],
+            actor=request.user,
+        )
+        note = JournalNote.objects.get(pk=event.position)
+        return Response(NoteSerializer(note).data, status=status.HTTP_201_CREATED)
+
+
+class DiceInputSerializer(serializers.Serializer):
+    die = serializers.IntegerField(help_text="4, 6, 8, 10 or 12.")
+    count = serializers.IntegerField(required=False, help_text="How many dice the server throws.")
+    purpose = serializers.CharField(max_length=200)
+    results = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Faces thrown at the table; leave out to have the server throw.",
+    )
+
+
+class CampaignDiceApi(APIView):
+    """The umpire's dice tray: the server throws (a job, 202) or table dice are entered (201)."""
+
+    @extend_schema(request=DiceInputSerializer, responses={202: JobSerializer})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        body = DiceInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        campaign = Campaign.objects.get(pk=campaign_id)
+        if "results" in data:
+            event = services.dice_enter(
+                campaign=campaign,
+                die=data["die"],
+                results=data["results"],
+                purpose=data["purpose"],
+                actor=request.user,
+            )
+            return Response(event_to_json(event), status=status.HTTP_201_CREATED)
+        job = services.dice_request(
+            campaign=campaign,
+            die=data["die"],
+            count=data.get("count", 1),
+            purpose=data["purpose"],
+            actor=request.user,
+        )
+        job = Job.objects.get(pk=job.pk)
+        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+        return response

@@ -1,0 +1,74 @@
+"""Event types of the campaigns app."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from eventlog.catalogue import EventPayload, event_type
+
+Die = Literal[4, 6, 8, 10, 12]
+
+
+class DieRoll(EventPayload):
+    """One die: its type, its face, what it was rolled for and who rolled it."""
+
+    die: Die
+    result: int = Field(ge=1, le=12)
+    purpose: str = Field(min_length=1, max_length=200)
+    source: Literal["server", "table"]
+    counter: int | None = Field(default=None, ge=0, description="Index in the seeded stream.")
+
+    @model_validator(mode="after")
+    def _face_fits_die(self) -> DieRoll:
+        if self.result > self.die:
+            raise ValueError(f"a d{self.die} cannot show {self.result}")
+        return self
+
+
+@event_type("campaigns.CampaignCreated", stream="campaign")
+class CampaignCreated(EventPayload):
+    """A campaign was created, with its ruleset, its options and its umpire."""
+
+    campaign_id: uuid.UUID
+    name: str = Field(min_length=1, max_length=200)
+    ruleset: Literal["sg2", "fad"]
+    options: dict[str, object]
+    umpire_id: int
+    seed_commitment: str = Field(
+        pattern="^[0-9a-f]{64}$",
+        description="SHA-256 of the campaign's dice seed, published so rolls can be verified.",
+    )
+
+
+class Reference(EventPayload):
+    kind: Literal["battle", "force", "unit", "trooper", "vehicle"]
+    id: uuid.UUID
+
+
+@event_type("campaigns.NoteRecorded", stream="campaign", appendable=True)
+class NoteRecorded(EventPayload):
+    """The umpire wrote a note in the campaign journal, optionally about battles or troops."""
+
+    text: str = Field(min_length=1, max_length=10_000)
+    references: list[Reference] = Field(default_factory=list, max_length=50)
+
+
+@event_type("campaigns.DiceRolled", stream="campaign")
+class DiceRolled(EventPayload):
+    """Dice were rolled on the umpire's dice tray, by the server or at the table."""
+
+    purpose: str = Field(min_length=1, max_length=200)
+    rolls: list[DieRoll] = Field(min_length=1, max_length=100)
+    total: int
+    namespace: str | None = Field(
+        default=None, description="Seeded-stream namespace of server rolls (the job)."
+    )
+
+    @model_validator(mode="after")
+    def _total_is_the_sum(self) -> DiceRolled:
+        if self.total != sum(roll.result for roll in self.rolls):
+            raise ValueError("total must be the sum of the rolls")
+        return self

@@ -1,0 +1,89 @@
+"""Campaign read models (projections of the log) and the campaign's dice seed."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Campaign(models.Model):
+    """A campaign as its events describe it."""
+
+    id = models.UUIDField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    name = models.CharField(max_length=200)
+    ruleset = models.CharField(max_length=10)
+    options = models.JSONField(default=dict)
+    umpire_id = models.IntegerField()
+    seed_commitment = models.CharField(max_length=64)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's role in a campaign."""
+
+    class Role(models.TextChoices):
+        UMPIRE = "umpire"
+        PLAYER = "player"
+        OBSERVER = "observer"
+
+    key = models.CharField(primary_key=True, max_length=80)
+    campaign_id = models.UUIDField()
+    user_id = models.IntegerField(db_index=True)
+    role = models.CharField(max_length=20, choices=Role.choices)
+    joined_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign_id", "user_id"], name="campaign_member_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} is {self.role}"
+
+
+class JournalNote(models.Model):
+    """A note in the umpire's campaign journal."""
+
+    position = models.BigIntegerField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    sequence = models.PositiveBigIntegerField()
+    text = models.TextField()
+    references = models.JSONField(default=list)
+    author_id = models.IntegerField(null=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["sequence"]
+
+
+class DiceTrayRoll(models.Model):
+    """One throw on the umpire's dice tray."""
+
+    position = models.BigIntegerField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    sequence = models.PositiveBigIntegerField()
+    purpose = models.CharField(max_length=200)
+    rolls = models.JSONField()
+    total = models.IntegerField()
+    job_id = models.UUIDField(null=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["sequence"]
+
+
+class CampaignSeed(models.Model):
+    """The secret seed the server's dice are derived from.
+
+    Kept out of the log so players cannot predict rolls; the log holds its SHA-256 commitment,
+    and revealing the seed lets anyone recompute every server roll.
+    """
+
+    campaign_id = models.UUIDField(primary_key=True)
+    seed = models.CharField(max_length=64)

@@ -1,0 +1,41 @@
+"""Reads for campaigns: who may see what, and the read models behind the API."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from campaigns.models import Campaign, Membership
+from eventlog.errors import NotFound, PermissionDenied
+
+
+def campaigns_for_user(user: AbstractBaseUser) -> QuerySet[Campaign]:
+    member_of = Membership.objects.filter(user_id=user.pk).values("campaign_id")
+    return Campaign.objects.filter(id__in=member_of)
+
+
+def membership_get(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Membership:
+    """The user's membership of the campaign; anyone who is not a member is told it does not
+    exist, so campaign ids leak nothing."""
+    membership = None
+    if user.is_authenticated:
+        membership = Membership.objects.filter(campaign_id=campaign_id, user_id=user.pk).first()
+    if membership is None:
+        raise NotFound("campaign.not_found", "No such campaign.")
+    return membership
+
+
+def campaign_get(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Campaign:
+    membership_get(user=user, campaign_id=campaign_id)
+    return Campaign.objects.get(id=campaign_id)
+
+
+def require_umpire(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Membership:
+    membership = membership_get(user=user, campaign_id=campaign_id)
+    if membership.role != Membership.Role.UMPIRE:
+        raise PermissionDenied(
+            "campaign.umpire_only", "Only the campaign's umpire may do this."
+        )
+    return membership

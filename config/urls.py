@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from config.health import healthz
+
+api_v1 = [
+    path("", include("campaigns.api.urls")),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("healthz", healthz, name="healthz"),
+]
+
+handler404 = "config.errors.json_not_found"
+handler500 = "config.errors.json_server_error"

@@ -1,0 +1,1 @@
+"""The campaign event log: append-only storage, the event catalogue, projections and jobs."""

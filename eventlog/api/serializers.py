@@ -1,0 +1,97 @@
+"""How events and jobs look over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from eventlog.models import Job
+from eventlog.store import StoredEvent
+
+HIDDEN_METADATA = ("fingerprint",)
+
+
+def event_to_json(event: StoredEvent) -> dict[str, Any]:
+    return {
+        "position": event.position,
+        "sequence": event.sequence,
+        "stream": event.stream,
+        "version": event.version,
+        "type": event.type,
+        "schema_version": event.schema_version,
+        "payload": event.payload,
+        "metadata": {k: v for k, v in event.metadata.items() if k not in HIDDEN_METADATA},
+        "job": str(event.job_id) if event.job_id else None,
+        "recorded_at": event.recorded_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+class EventOutputSerializer(serializers.Serializer):
+    """Schema-only description of an event (responses are built by ``event_to_json``)."""
+
+    position = serializers.IntegerField()
+    sequence = serializers.IntegerField()
+    stream = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField()
+    metadata = serializers.JSONField()
+    job = serializers.UUIDField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+
+class EventPageSerializer(serializers.Serializer):
+    results = EventOutputSerializer(many=True)
+    next = serializers.URLField(allow_null=True)
+    last_sequence = serializers.IntegerField()
+
+
+class EventInputSerializer(serializers.Serializer):
+    type = serializers.CharField(max_length=100)
+    payload = serializers.JSONField()
+    stream = serializers.CharField(max_length=200, required=False)
+    expected_version = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class JobSerializer(serializers.ModelSerializer):
+    events = serializers.SerializerMethodField()
+    duration_seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Job
+        fields = [
+            "id",
+            "campaign_id",
+            "kind",
+            "params",
+            "status",
+            "attempts",
+            "requested_at",
+            "dispatched_at",
+            "started_at",
+            "finished_at",
+            "duration_seconds",
+            "error",
+            "events",
+        ]
+
+    def get_events(self, job: Job) -> list[dict[str, Any]]:
+        from eventlog.store import events_of_job
+
+        return [event_to_json(event) for event in events_of_job(job.id)]
+
+    def get_duration_seconds(self, job: Job) -> float | None:
+        if job.started_at and job.finished_at:
+            return round((job.finished_at - job.started_at).total_seconds(), 3)
+        return None
+
+
+class EventTypeSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    stream = serializers.CharField()
+    description = serializers.CharField()
+    appendable = serializers.BooleanField()
+    payload_schema = serializers.JSONField()

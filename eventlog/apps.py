@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class EventLogConfig(AppConfig):
+    name = "eventlog"
+    verbose_name = "Event log"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from eventlog import signals  # noqa: F401

@@ -1,0 +1,163 @@
+"""Resolution jobs: commands whose dice the server rolls, run by a Celery worker.
+
+A job row is written in the command's transaction (an outbox) and dispatched when that
+transaction commits. Running a job is idempotent: the job row is locked for the whole run, and
+its events carry the idempotency key ``job:<id>``, so a retry, a redelivered message or a sweep
+that dispatches a job twice appends its events exactly once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from eventlog import store
+from eventlog.errors import CommandError
+from eventlog.models import Job
+from eventlog.store import NewEvent
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """What a job handler decided: the events to append, and the stream versions it read."""
+
+    events: Sequence[NewEvent]
+    expected_versions: dict[str, int] = field(default_factory=dict)
+
+
+Handler = Callable[[Job], JobOutcome]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register the function that resolves jobs of ``kind``."""
+
+    def register(function: Handler) -> Handler:
+        _HANDLERS[kind] = function
+        return function
+
+    return register
+
+
+def job_request(
+    *,
+    campaign_id: uuid.UUID,
+    kind: str,
+    params: dict[str, Any],
+    requested_by_id: int | None,
+) -> Job:
+    """Record a job in the caller's transaction; it is dispatched to a worker on commit."""
+    if kind not in _HANDLERS:
+        raise ValueError(f"No handler resolves jobs of kind {kind!r}.")
+    job = Job.objects.create(
+        campaign_id=campaign_id,
+        kind=kind,
+        params=params,
+        requested_by_id=requested_by_id,
+        requested_at=timezone.now(),
+    )
+    transaction.on_commit(lambda: dispatch(job.id), robust=True)
+    return job
+
+
+def dispatch(job_id: uuid.UUID) -> None:
+    """Send a job to the workers. A broker failure leaves it for the sweep to send again."""
+    from eventlog.tasks import run_resolution_job
+
+    Job.objects.filter(pk=job_id).update(dispatched_at=timezone.now())
+    run_resolution_job.delay(str(job_id))
+
+
+def run_job(job_id: uuid.UUID) -> Job | None:
+    """Resolve a job once, however often it is delivered. Returns the job, or None if unknown."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().filter(pk=job_id).first()
+        if job is None:
+            logger.warning("Job %s does not exist; nothing to run.", job_id)
+            return None
+        if job.is_finished:
+            return job
+        job.status = Job.Status.RUNNING
+        job.started_at = timezone.now()
+        job.attempts += 1
+        job.save(update_fields=["status", "started_at", "attempts"])
+
+    try:
+        with transaction.atomic():
+            # Holding the job's row lock until the events are committed keeps a second delivery
+            # of the same job waiting, and then finding it finished.
+            job = Job.objects.select_for_update().get(pk=job_id)
+            if job.is_finished:
+                return job
+            outcome = _HANDLERS[job.kind](job)
+            store.append(
+                job.campaign_id,
+                list(outcome.events),
+                expected_versions=outcome.expected_versions,
+                idempotency_key=f"job:{job.id}",
+                actor_id=job.requested_by_id,
+                job_id=job.id,
+                metadata={"job_kind": job.kind},
+            )
+            job.status = Job.Status.SUCCEEDED
+            job.finished_at = timezone.now()
+            job.error = None
+            job.save(update_fields=["status", "finished_at", "error"])
+            return job
+    except CommandError as refusal:
+        # The rules refused the job: that is its final outcome, and nothing was appended.
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.FAILED, finished_at=timezone.now(), error=refusal.as_dict()
+        )
+        return Job.objects.get(pk=job_id)
+    except Exception as crash:
+        attempts = Job.objects.filter(pk=job_id).values_list("attempts", flat=True).first() or 0
+        final = attempts >= settings.MUSTER_JOB_MAX_ATTEMPTS
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.FAILED if final else Job.Status.PENDING,
+            finished_at=timezone.now() if final else None,
+            error={"code": "job.crashed", "message": str(crash) or type(crash).__name__,
+                   "field": None},
+        )
+        raise
+
+
+def stranded_jobs(now: dt.datetime | None = None) -> list[uuid.UUID]:
+    """Jobs whose message was probably lost: pending and never (or long ago) dispatched, or
+    running for longer than any job takes, which means its worker died."""
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.MUSTER_JOB_STRANDED_AFTER)
+    stranded = Job.objects.filter(
+        Q(status=Job.Status.PENDING, dispatched_at__isnull=True, requested_at__lt=cutoff)
+        | Q(status=Job.Status.PENDING, dispatched_at__lt=cutoff)
+        | Q(status=Job.Status.RUNNING, started_at__lt=cutoff)
+    )
+    return list(stranded.values_list("id", flat=True))
+
+
+def requeue_stranded(now: dt.datetime | None = None) -> int:
+    """Dispatch every stranded job again; returns how many were sent."""
+    sent = 0
+    for job_id in stranded_jobs(now):
+        try:
+            dispatch(job_id)
+        except Exception:
+            logger.exception("Could not re-dispatch job %s; the next sweep will try again.", job_id)
+        else:
+            sent += 1
+    return sent
+
+
+def job_events(job: Job) -> list[store.StoredEvent]:
+    return store.events_of_job(job.id)

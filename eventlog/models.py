@@ -1,0 +1,121 @@
+"""The event table and the few write-side tables that serve it.
+
+The event table is append-only: database triggers (see the migrations) refuse ``UPDATE`` and
+``DELETE``. Nothing here holds a foreign key to a read model, because read models are dropped and
+rebuilt from these rows.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Event(models.Model):
+    """One immutable fact in a campaign's history."""
+
+    position = models.BigAutoField(primary_key=True)
+    campaign_id = models.UUIDField()
+    sequence = models.PositiveBigIntegerField(help_text="Gap-free order within the campaign.")
+    stream = models.CharField(max_length=200)
+    version = models.PositiveIntegerField(help_text="Position of the event in its stream.")
+    type = models.CharField(max_length=100)
+    schema_version = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    metadata = models.JSONField(default=dict)
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    job_id = models.UUIDField(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign_id", "sequence"], name="eventlog_event_campaign_sequence"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign_id", "stream", "version"],
+                name="eventlog_event_stream_version",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign_id", "type", "sequence"], name="eventlog_event_type"),
+            models.Index(
+                fields=["campaign_id", "idempotency_key"],
+                name="eventlog_event_idempotency",
+                condition=models.Q(idempotency_key__isnull=False),
+            ),
+            models.Index(
+                fields=["job_id"], name="eventlog_event_job", condition=models.Q(job_id__isnull=False)
+            ),
+        ]
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.type} #{self.sequence} ({self.stream} v{self.version})"
+
+
+class CampaignHead(models.Model):
+    """The last sequence appended to a campaign; its row lock serialises a campaign's appends."""
+
+    campaign_id = models.UUIDField(primary_key=True)
+    last_sequence = models.PositiveBigIntegerField(default=0)
+
+
+class Job(models.Model):
+    """A resolution job: a request for the server to roll dice and apply rules.
+
+    Written in the same transaction as the command that asks for it (an outbox), dispatched to
+    Celery on commit, and re-dispatched by a periodic sweep if its message is lost.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    campaign_id = models.UUIDField(db_index=True)
+    kind = models.CharField(max_length=100)
+    params = models.JSONField(default=dict)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    requested_at = models.DateTimeField()
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]
+        ordering = ["requested_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+
+class ProjectionSnapshot(models.Model):
+    """A cached fold of some projections up to a sequence; a cache, safe to delete at any time."""
+
+    campaign_id = models.UUIDField()
+    projection_key = models.CharField(max_length=200)
+    sequence = models.PositiveBigIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign_id", "projection_key", "sequence"],
+                name="eventlog_snapshot_unique",
+            )
+        ]

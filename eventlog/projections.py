@@ -1,0 +1,372 @@
+"""Projections: read models folded from the event log.
+
+A projection is a set of fold steps, one per event type it handles. A step reads and writes rows
+through a :class:`Rows` view and nothing else, so the same step serves three paths:
+
+- inline, in the append's transaction, over :class:`DatabaseRows` (rows load lazily and are written
+  back in bulk at the end of the append);
+- ``rebuild_projections``, over :class:`MemoryRows`, then bulk-inserted;
+- *as of* a sequence, over :class:`MemoryRows`, starting from a cached snapshot when there is one.
+
+Rows are plain dicts of JSON-native values keyed by the model's primary key, so a fold never
+depends on which path runs it, and rebuilding gives exactly the rows the inline path wrote.
+Read-model primary keys must come from the events (ids in payloads, event positions), never from
+database sequences.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+
+from eventlog import store
+from eventlog.models import ProjectionSnapshot
+from eventlog.store import StoredEvent
+
+Row = dict[str, Any]
+Step = Callable[["Rows", StoredEvent], None]
+
+
+def native(value: Any) -> Any:
+    """The JSON-native form rows hold: ids and dates as strings."""
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return value
+
+
+def _label(model: type[models.Model]) -> str:
+    return model._meta.label_lower
+
+
+def _pk_name(model: type[models.Model]) -> str:
+    return model._meta.pk.attname
+
+
+class Rows:
+    """The rows a fold step may read and write."""
+
+    def get(self, model: type[models.Model], pk: Any) -> Row | None:
+        raise NotImplementedError
+
+    def put(self, model: type[models.Model], row: Row) -> None:
+        raise NotImplementedError
+
+    def delete(self, model: type[models.Model], pk: Any) -> None:
+        raise NotImplementedError
+
+    def find(self, model: type[models.Model], **equal: Any) -> list[Row]:
+        """Rows whose fields equal the given values, ordered by primary key."""
+        raise NotImplementedError
+
+    def update(self, model: type[models.Model], pk: Any, **changes: Any) -> Row:
+        row = self.get(model, pk)
+        if row is None:
+            raise LookupError(f"No {_label(model)} row {pk!r} to update.")
+        row = {**row, **{name: native(value) for name, value in changes.items()}}
+        self.put(model, row)
+        return row
+
+
+class MemoryRows(Rows):
+    """Rows held in memory: used for rebuilds, as-of views and snapshots."""
+
+    def __init__(self, tables: dict[str, dict[str, Row]] | None = None) -> None:
+        self.tables: dict[str, dict[str, Row]] = tables if tables is not None else {}
+
+    def _table(self, model: type[models.Model]) -> dict[str, Row]:
+        return self.tables.setdefault(_label(model), {})
+
+    def get(self, model: type[models.Model], pk: Any) -> Row | None:
+        row = self._table(model).get(str(native(pk)))
+        return dict(row) if row is not None else None
+
+    def put(self, model: type[models.Model], row: Row) -> None:
+        row = {name: native(value) for name, value in row.items()}
+        self._table(model)[str(row[_pk_name(model)])] = row
+
+    def delete(self, model: type[models.Model], pk: Any) -> None:
+        self._table(model).pop(str(native(pk)), None)
+
+    def find(self, model: type[models.Model], **equal: Any) -> list[Row]:
+        wanted = {name: native(value) for name, value in equal.items()}
+        table = self._table(model)
+        return [
+            dict(table[key])
+            for key in sorted(table, key=_sort_key)
+            if all(table[key].get(name) == value for name, value in wanted.items())
+        ]
+
+    def all(self, model: type[models.Model]) -> list[Row]:
+        table = self._table(model)
+        return [dict(table[key]) for key in sorted(table, key=_sort_key)]
+
+
+def _sort_key(key: str) -> tuple[int, Any]:
+    return (0, int(key)) if key.isdigit() else (1, key)
+
+
+class DatabaseRows(Rows):
+    """Rows of the read-model tables, loaded on first use and written back by :meth:`flush`."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, dict[str, Row | None]] = {}
+        self._dirty: dict[str, dict[str, Row]] = {}
+        self._deleted: dict[str, set[str]] = {}
+        self._models: dict[str, type[models.Model]] = {}
+
+    def _remember(self, model: type[models.Model]) -> str:
+        label = _label(model)
+        self._models[label] = model
+        return label
+
+    def get(self, model: type[models.Model], pk: Any) -> Row | None:
+        label = self._remember(model)
+        key = str(native(pk))
+        cache = self._loaded.setdefault(label, {})
+        if key not in cache:
+            found = model._default_manager.filter(pk=pk).values().first()
+            cache[key] = {n: native(v) for n, v in found.items()} if found else None
+        row = cache[key]
+        return dict(row) if row is not None else None
+
+    def put(self, model: type[models.Model], row: Row) -> None:
+        label = self._remember(model)
+        row = {name: native(value) for name, value in row.items()}
+        key = str(row[_pk_name(model)])
+        self._loaded.setdefault(label, {})[key] = row
+        self._dirty.setdefault(label, {})[key] = row
+        self._deleted.get(label, set()).discard(key)
+
+    def delete(self, model: type[models.Model], pk: Any) -> None:
+        label = self._remember(model)
+        key = str(native(pk))
+        self._loaded.setdefault(label, {})[key] = None
+        self._dirty.get(label, {}).pop(key, None)
+        self._deleted.setdefault(label, set()).add(key)
+
+    def find(self, model: type[models.Model], **equal: Any) -> list[Row]:
+        label = self._remember(model)
+        cache = self._loaded.setdefault(label, {})
+        for found in model._default_manager.filter(**equal).values():
+            row = {n: native(v) for n, v in found.items()}
+            cache.setdefault(str(row[_pk_name(model)]), row)
+        wanted = {name: native(value) for name, value in equal.items()}
+        return [
+            dict(row)
+            for key, row in sorted(cache.items(), key=lambda item: _sort_key(item[0]))
+            if row is not None and all(row.get(n) == v for n, v in wanted.items())
+        ]
+
+    def flush(self) -> None:
+        for label, keys in self._deleted.items():
+            if keys:
+                model = self._models[label]
+                model._default_manager.filter(pk__in=list(keys)).delete()
+        for label, rows in self._dirty.items():
+            if rows:
+                write_rows(self._models[label], rows.values(), upsert=True)
+        self._dirty.clear()
+        self._deleted.clear()
+
+
+def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) -> None:
+    objects = [model(**row) for row in rows]
+    if not objects:
+        return
+    if upsert:
+        pk = _pk_name(model)
+        fields = [f.attname for f in model._meta.concrete_fields if f.attname != pk]
+        model._default_manager.bulk_create(
+            objects,
+            update_conflicts=bool(fields),
+            ignore_conflicts=not fields,
+            unique_fields=[model._meta.pk.name] if fields else None,
+            update_fields=[model._meta.get_field(f).name for f in fields] or None,
+            batch_size=500,
+        )
+    else:
+        model._default_manager.bulk_create(objects, batch_size=500)
+
+
+class Projection:
+    """A read model folded from events. Subclasses set ``name``, ``models`` and ``version``,
+    and register fold steps with :meth:`step`.
+
+    Every model must have a ``campaign_id`` field so a campaign's rows can be rebuilt alone.
+    Bump ``version`` whenever a step changes, so cached snapshots of the old fold are ignored.
+    """
+
+    name: str = ""
+    version: int = 1
+    models: tuple[type[models.Model], ...] = ()
+    steps: dict[str, Step]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.steps = {}
+        for attribute in vars(cls).values():
+            for type_name in getattr(attribute, "_handles", ()):
+                cls.steps[type_name] = attribute
+
+    @staticmethod
+    def handles(*type_names: str) -> Callable[[Step], Step]:
+        def mark(step: Step) -> Step:
+            step._handles = type_names  # type: ignore[attr-defined]
+            return step
+
+        return mark
+
+    def apply(self, rows: Rows, event: StoredEvent) -> None:
+        step = self.steps.get(event.type)
+        if step is not None:
+            step(rows, event)
+
+
+_PROJECTIONS: dict[str, Projection] = {}
+
+
+def register(projection_class: type[Projection]) -> type[Projection]:
+    projection = projection_class()
+    if not projection.name:
+        raise ValueError(f"{projection_class.__name__} needs a name.")
+    _PROJECTIONS[projection.name] = projection
+    return projection_class
+
+
+def registered() -> list[Projection]:
+    return [_PROJECTIONS[name] for name in sorted(_PROJECTIONS)]
+
+
+def get(name: str) -> Projection:
+    return _PROJECTIONS[name]
+
+
+def apply_inline(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> None:
+    """Fold freshly appended events into the read-model tables, in the append's transaction."""
+    interested = [
+        p for p in registered() if any(event.type in p.steps for event in events)
+    ]
+    if not interested:
+        return
+    rows = DatabaseRows()
+    for event in events:
+        for projection in interested:
+            projection.apply(rows, event)
+    rows.flush()
+
+
+def fold_events(
+    events: Iterable[StoredEvent],
+    projections: Sequence[Projection] | None = None,
+    rows: MemoryRows | None = None,
+) -> MemoryRows:
+    """Fold events into memory rows, from ``rows`` if given."""
+    projections = list(projections or registered())
+    rows = rows if rows is not None else MemoryRows()
+    for event in events:
+        for projection in projections:
+            projection.apply(rows, event)
+    return rows
+
+
+def _snapshot_key(projections: Sequence[Projection]) -> str:
+    return ",".join(f"{p.name}@{p.version}" for p in projections)
+
+
+def fold_as_of(
+    campaign_id: uuid.UUID,
+    upto: int | None,
+    projections: Sequence[Projection] | None = None,
+) -> MemoryRows:
+    """The read models of a campaign as they stood after event ``upto`` (all events if None).
+
+    Starts from the latest cached snapshot at or before ``upto``. When the fold crosses a multiple
+    of ``MUSTER_SNAPSHOT_INTERVAL``, the state at the last such boundary is cached for next time.
+    """
+    projections = list(projections or registered())
+    key = _snapshot_key(projections)
+    snapshots = ProjectionSnapshot.objects.filter(campaign_id=campaign_id, projection_key=key)
+    if upto is not None:
+        snapshots = snapshots.filter(sequence__lte=upto)
+    snapshot = snapshots.order_by("-sequence").first()
+    start = snapshot.sequence if snapshot else 0
+    rows = MemoryRows(snapshot.state if snapshot else None)
+    interval = settings.MUSTER_SNAPSHOT_INTERVAL
+    target = store.last_sequence(campaign_id) if upto is None else upto
+    last_boundary = target - target % interval
+    boundary: tuple[int, str] | None = None
+    for event in store.read(campaign_id, after=start, upto=upto):
+        for projection in projections:
+            projection.apply(rows, event)
+        if event.sequence == last_boundary:
+            boundary = (event.sequence, json.dumps(rows.tables))
+    if boundary is not None:
+        try:
+            with transaction.atomic():
+                ProjectionSnapshot.objects.create(
+                    campaign_id=campaign_id,
+                    projection_key=key,
+                    sequence=boundary[0],
+                    state=json.loads(boundary[1]),
+                )
+        except IntegrityError:
+            pass  # another request cached the same snapshot first
+    return rows
+
+
+def campaign_ids() -> list[uuid.UUID]:
+    from eventlog.models import CampaignHead
+
+    return list(CampaignHead.objects.order_by("campaign_id").values_list("campaign_id", flat=True))
+
+
+def rebuild(
+    campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None
+) -> MemoryRows:
+    """Drop a campaign's read-model rows and fold them again from its log."""
+    projections = registered()
+    rows = MemoryRows()
+    with transaction.atomic():
+        for projection in projections:
+            for model in projection.models:
+                model._default_manager.filter(campaign_id=campaign_id).delete()
+        for event in store.read(campaign_id):
+            for projection in projections:
+                projection.apply(rows, event)
+            if progress is not None:
+                progress(1)
+        for projection in projections:
+            for model in projection.models:
+                write_rows(model, rows.all(model), upsert=False)
+        ProjectionSnapshot.objects.filter(campaign_id=campaign_id).delete()
+    return rows
+
+
+def dump_rows(campaign_id: uuid.UUID | None = None) -> dict[str, list[Row]]:
+    """Every read-model row (of one campaign, or all), in a stable order, for comparison."""
+    result: dict[str, list[Row]] = {}
+    for projection in registered():
+        for model in projection.models:
+            queryset = model._default_manager.all()
+            if campaign_id is not None:
+                queryset = queryset.filter(campaign_id=campaign_id)
+            result[_label(model)] = [
+                {n: native(v) for n, v in row.items()} for row in queryset.order_by("pk").values()
+            ]
+    return result
+
+
+def iter_models() -> Iterator[type[models.Model]]:
+    for projection in registered():
+        yield from projection.models

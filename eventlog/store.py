@@ -1,0 +1,387 @@
+"""Appending to and reading from the campaign event log.
+
+Appends to one campaign are serialised by the row lock on its ``CampaignHead``: an append takes the
+lock with its first statement and holds it until commit, so campaign sequences are handed out in
+commit order and a reader following ``sequence`` never skips an event that commits late. Stream
+versions are checked under the same lock, so an ``expected_version`` check cannot race.
+
+The hot path is plain SQL on Django's connection (one statement each to lock the head, read the
+stream versions and insert the rows); see docs/adr/0001-event-store.md for the figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from eventlog import catalogue
+from eventlog.catalogue import EventPayload
+from eventlog.errors import CommandError, ConcurrencyConflict
+
+_INSERT_CHUNK = 500
+_READ_CHUNK = 2000
+_COLUMNS = (
+    "position, campaign_id, sequence, stream, version, type, schema_version, payload, metadata, "
+    "idempotency_key, job_id, recorded_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event about to be appended: its type, its payload in JSON form, and its stream."""
+
+    type: str
+    payload: dict[str, Any]
+    stream: str
+    schema_version: int
+
+    @classmethod
+    def of(cls, payload: EventPayload, *, stream: str) -> NewEvent:
+        """An event from a validated payload model."""
+        spec = catalogue.spec_of(payload)
+        _check_stream(spec, stream)
+        return cls(spec.name, payload.model_dump(mode="json"), stream, spec.schema_version)
+
+    @classmethod
+    def from_raw(cls, type_name: str, payload: object, *, stream: str) -> NewEvent:
+        """An event from untrusted input: the type must exist and the payload must validate."""
+        spec = catalogue.get(type_name)
+        data = catalogue.validate_payload(type_name, payload)
+        _check_stream(spec, stream)
+        return cls(spec.name, data, stream, spec.schema_version)
+
+
+def _check_stream(spec: catalogue.EventType, stream: str) -> None:
+    category, _, entity = stream.partition(":")
+    if category != spec.stream_category or not entity:
+        raise CommandError(
+            "event.wrong_stream",
+            f"{spec.name} events belong to a '{spec.stream_category}:<id>' stream, "
+            f"not {stream!r}.",
+            field="stream",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as it stands in the log, with its payload upcast to the current schema."""
+
+    position: int
+    campaign_id: uuid.UUID
+    sequence: int
+    stream: str
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    idempotency_key: str | None
+    job_id: uuid.UUID | None
+    recorded_at: dt.datetime
+
+    @property
+    def stream_id(self) -> str:
+        return self.stream.partition(":")[2]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    events: list[StoredEvent]
+    # True when the idempotency key had been used: nothing new was appended.
+    replayed: bool = False
+    fingerprint: str | None = field(default=None, compare=False)
+
+
+def _is_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _uuid_param(value: uuid.UUID | None) -> object:
+    if value is None:
+        return None
+    return value if _is_postgres() else value.hex
+
+
+def _as_uuid(value: object) -> uuid.UUID | None:
+    if value is None or isinstance(value, uuid.UUID):
+        return value
+    return uuid.UUID(str(value))
+
+
+def _as_datetime(value: object) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+    return dt.datetime.fromisoformat(str(value)).replace(tzinfo=dt.UTC)
+
+
+def _as_json(value: object) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _row_to_event(row: Sequence[Any]) -> StoredEvent:
+    type_name, schema_version = row[5], row[6]
+    payload = _as_json(row[7])
+    return StoredEvent(
+        position=row[0],
+        campaign_id=_as_uuid(row[1]),
+        sequence=row[2],
+        stream=row[3],
+        version=row[4],
+        type=type_name,
+        schema_version=schema_version,
+        payload=catalogue.upcast(type_name, schema_version, payload),
+        metadata=_as_json(row[8]),
+        idempotency_key=row[9],
+        job_id=_as_uuid(row[10]),
+        recorded_at=_as_datetime(row[11]),
+    )
+
+
+class _Replay(Exception):
+    def __init__(self, fingerprint: str | None) -> None:
+        self.fingerprint = fingerprint
+
+
+def append(
+    campaign_id: uuid.UUID,
+    events: Sequence[NewEvent],
+    *,
+    expected_versions: Mapping[str, int] | None = None,
+    idempotency_key: str | None = None,
+    fingerprint: str | None = None,
+    actor_id: int | None = None,
+    job_id: uuid.UUID | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    project: bool = True,
+) -> AppendResult:
+    """Append ``events`` to a campaign's log atomically, and project them inline.
+
+    ``expected_versions`` maps a stream to the version the caller last saw (0: the stream must be
+    new); a mismatch raises :class:`ConcurrencyConflict` and appends nothing. An
+    ``idempotency_key`` already used in the campaign appends nothing and returns the events of the
+    first append (``replayed=True``); ``fingerprint`` lets the caller detect a key reused for a
+    different request. Runs inside the caller's transaction if there is one.
+    """
+    if not events:
+        raise ValueError("Nothing to append.")
+    try:
+        with transaction.atomic():
+            return _append_locked(
+                campaign_id,
+                events,
+                expected_versions=expected_versions or {},
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
+                actor_id=actor_id,
+                job_id=job_id,
+                metadata=dict(metadata or {}),
+                project=project,
+            )
+    except _Replay as replay:
+        return AppendResult(
+            events=list(read(campaign_id, idempotency_key=idempotency_key)),
+            replayed=True,
+            fingerprint=replay.fingerprint,
+        )
+    except IntegrityError as exc:
+        # Appends are serialised per campaign, so this only happens if a stream is written from
+        # outside the store; report it as the conflict it is rather than a server error.
+        raise ConcurrencyConflict(
+            "event.version_conflict", "The stream changed while appending; read it and retry."
+        ) from exc
+
+
+def _append_locked(
+    campaign_id: uuid.UUID,
+    events: Sequence[NewEvent],
+    *,
+    expected_versions: Mapping[str, int],
+    idempotency_key: str | None,
+    fingerprint: str | None,
+    actor_id: int | None,
+    job_id: uuid.UUID | None,
+    metadata: dict[str, Any],
+    project: bool,
+) -> AppendResult:
+    postgres = _is_postgres()
+    campaign_param = _uuid_param(campaign_id)
+    with connection.cursor() as cursor:
+        # Taking the head row lock first serialises every append to this campaign.
+        cursor.execute(
+            "INSERT INTO eventlog_campaignhead (campaign_id, last_sequence) VALUES (%s, %s) "
+            "ON CONFLICT (campaign_id) DO UPDATE SET "
+            "last_sequence = eventlog_campaignhead.last_sequence + excluded.last_sequence "
+            "RETURNING last_sequence",
+            [campaign_param, len(events)],
+        )
+        last_sequence = cursor.fetchone()[0]
+        first_sequence = last_sequence - len(events) + 1
+
+        if idempotency_key is not None:
+            cursor.execute(
+                "SELECT metadata FROM eventlog_event WHERE campaign_id = %s "
+                "AND idempotency_key = %s ORDER BY sequence LIMIT 1",
+                [campaign_param, idempotency_key],
+            )
+            found = cursor.fetchone()
+            if found is not None:
+                raise _Replay(_as_json(found[0]).get("fingerprint"))
+
+        streams = sorted({event.stream for event in events})
+        placeholders = ", ".join(["%s"] * len(streams))
+        cursor.execute(
+            f"SELECT stream, MAX(version) FROM eventlog_event WHERE campaign_id = %s "
+            f"AND stream IN ({placeholders}) GROUP BY stream",
+            [campaign_param, *streams],
+        )
+        current = dict.fromkeys(streams, 0)
+        current.update(dict(cursor.fetchall()))
+        for stream, expected in expected_versions.items():
+            if current.get(stream, 0) != expected:
+                raise ConcurrencyConflict(
+                    "event.version_conflict",
+                    f"Stream {stream} is at version {current.get(stream, 0)}, not {expected}: "
+                    "someone else changed it first. Read it again and retry.",
+                    field="expected_version",
+                )
+
+        recorded_at = timezone.now()
+        base_metadata = dict(metadata)
+        if actor_id is not None:
+            base_metadata["actor_id"] = actor_id
+        if fingerprint is not None:
+            base_metadata["fingerprint"] = fingerprint
+        metadata_json = json.dumps(base_metadata, separators=(",", ":"))
+        recorded_param = connection.ops.adapt_datetimefield_value(recorded_at)
+        job_param = _uuid_param(job_id)
+        json_slot = "%s::jsonb" if postgres else "%s"
+        row_slot = f"(%s, %s, %s, %s, %s, %s, {json_slot}, {json_slot}, %s, %s, %s)"
+
+        rows: list[tuple[Any, ...]] = []
+        for offset, event in enumerate(events):
+            current[event.stream] += 1
+            rows.append(
+                (
+                    campaign_param,
+                    first_sequence + offset,
+                    event.stream,
+                    current[event.stream],
+                    event.type,
+                    event.schema_version,
+                    json.dumps(event.payload, separators=(",", ":")),
+                    metadata_json,
+                    idempotency_key,
+                    job_param,
+                    recorded_param,
+                )
+            )
+        positions: list[int] = []
+        for start in range(0, len(rows), _INSERT_CHUNK):
+            chunk = rows[start : start + _INSERT_CHUNK]
+            cursor.execute(
+                "INSERT INTO eventlog_event (campaign_id, sequence, stream, version, type, "
+                "schema_version, payload, metadata, idempotency_key, job_id, recorded_at) "
+                f"VALUES {', '.join([row_slot] * len(chunk))} RETURNING position",
+                [value for row in chunk for value in row],
+            )
+            positions.extend(row[0] for row in cursor.fetchall())
+
+    stored = [
+        StoredEvent(
+            position=position,
+            campaign_id=campaign_id,
+            sequence=row[1],
+            stream=row[2],
+            version=row[3],
+            type=row[4],
+            schema_version=row[5],
+            payload=event.payload,
+            metadata=dict(base_metadata),
+            idempotency_key=idempotency_key,
+            job_id=job_id,
+            recorded_at=recorded_at,
+        )
+        for position, row, event in zip(sorted(positions), rows, events, strict=True)
+    ]
+    if project:
+        from eventlog.projections import apply_inline
+
+        apply_inline(campaign_id, stored)
+    return AppendResult(events=stored, fingerprint=fingerprint)
+
+
+def read(
+    campaign_id: uuid.UUID,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    types: Sequence[str] | None = None,
+    stream: str | None = None,
+    idempotency_key: str | None = None,
+    job_id: uuid.UUID | None = None,
+    limit: int | None = None,
+) -> Iterator[StoredEvent]:
+    """Yield a campaign's events in sequence order, filtered as asked, payloads upcast."""
+    clauses = ["campaign_id = %s", "sequence > %s"]
+    params: list[Any] = [_uuid_param(campaign_id), after]
+    if upto is not None:
+        clauses.append("sequence <= %s")
+        params.append(upto)
+    if types:
+        clauses.append(f"type IN ({', '.join(['%s'] * len(types))})")
+        params.extend(types)
+    if stream is not None:
+        clauses.append("stream = %s")
+        params.append(stream)
+    if idempotency_key is not None:
+        clauses.append("idempotency_key = %s")
+        params.append(idempotency_key)
+    if job_id is not None:
+        clauses.append("job_id = %s")
+        params.append(_uuid_param(job_id))
+    sql = f"SELECT {_COLUMNS} FROM eventlog_event WHERE {' AND '.join(clauses)} ORDER BY sequence"
+    if limit is not None:
+        sql += " LIMIT %s"
+        params.append(limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(_READ_CHUNK):
+            for row in rows:
+                yield _row_to_event(row)
+
+
+def events_of_job(job_id: uuid.UUID) -> list[StoredEvent]:
+    """The events a resolution job appended, in order."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_COLUMNS} FROM eventlog_event WHERE job_id = %s ORDER BY position",
+            [_uuid_param(job_id)],
+        )
+        return [_row_to_event(row) for row in cursor.fetchall()]
+
+
+def last_sequence(campaign_id: uuid.UUID) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT last_sequence FROM eventlog_campaignhead WHERE campaign_id = %s",
+            [_uuid_param(campaign_id)],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def stream_version(campaign_id: uuid.UUID, stream: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT MAX(version) FROM eventlog_event WHERE campaign_id = %s AND stream = %s",
+            [_uuid_param(campaign_id), stream],
+        )
+        row = cursor.fetchone()
+    return row[0] or 0

@@ -1,0 +1,1 @@
+"""Rosters: forces, units, troopers and vehicles as projections of the log."""
