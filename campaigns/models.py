@@ -61,6 +61,9 @@ class JournalNote(models.Model):
     class Meta:
         ordering = ["sequence"]
 
+    def __str__(self) -> str:
+        return self.text[:60]
+
 
 class DiceTrayRoll(models.Model):
     """One throw on the umpire's dice tray."""
@@ -77,6 +80,9 @@ class DiceTrayRoll(models.Model):
     class Meta:
         ordering = ["sequence"]
 
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.total}"
+
 
 class CampaignSeed(models.Model):
     """The secret seed the server's dice are derived from.
@@ -87,3 +93,6 @@ class CampaignSeed(models.Model):
 
     campaign_id = models.UUIDField(primary_key=True)
     seed = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"seed of {self.campaign_id}"

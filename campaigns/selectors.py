@@ -35,7 +35,5 @@ def campaign_get(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UU
 def require_umpire(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Membership:
     membership = membership_get(user=user, campaign_id=campaign_id)
     if membership.role != Membership.Role.UMPIRE:
-        raise PermissionDenied(
-            "campaign.umpire_only", "Only the campaign's umpire may do this."
-        )
+        raise PermissionDenied("campaign.umpire_only", "Only the campaign's umpire may do this.")
     return membership

@@ -50,7 +50,9 @@ def campaign_create(
         parsed = parse_options(chosen, options or {})
     except OptionsError as exc:
         problem = exc.errors[0]
-        raise CommandError(problem.code, problem.message, field=f"options.{problem.field}") from None
+        raise CommandError(
+            problem.code, problem.message, field=f"options.{problem.field}"
+        ) from None
     if not name or not name.strip():
         raise CommandError("campaign.name_required", "A campaign needs a name.", field="name")
 

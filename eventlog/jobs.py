@@ -127,8 +127,11 @@ def run_job(job_id: uuid.UUID) -> Job | None:
         Job.objects.filter(pk=job_id).update(
             status=Job.Status.FAILED if final else Job.Status.PENDING,
             finished_at=timezone.now() if final else None,
-            error={"code": "job.crashed", "message": str(crash) or type(crash).__name__,
-                   "field": None},
+            error={
+                "code": "job.crashed",
+                "message": str(crash) or type(crash).__name__,
+                "field": None,
+            },
         )
         raise
 

@@ -25,7 +25,8 @@ class Event(models.Model):
     schema_version = models.PositiveSmallIntegerField()
     payload = models.JSONField()
     metadata = models.JSONField(default=dict)
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # NULL, not "", for "no key": the partial index only covers events that carry one.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     job_id = models.UUIDField(null=True, blank=True)
     recorded_at = models.DateTimeField()
 
@@ -47,7 +48,9 @@ class Event(models.Model):
                 condition=models.Q(idempotency_key__isnull=False),
             ),
             models.Index(
-                fields=["job_id"], name="eventlog_event_job", condition=models.Q(job_id__isnull=False)
+                fields=["job_id"],
+                name="eventlog_event_job",
+                condition=models.Q(job_id__isnull=False),
             ),
         ]
         ordering = ["position"]
@@ -61,6 +64,9 @@ class CampaignHead(models.Model):
 
     campaign_id = models.UUIDField(primary_key=True)
     last_sequence = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id} at {self.last_sequence}"
 
 
 class Job(models.Model):
@@ -119,3 +125,6 @@ class ProjectionSnapshot(models.Model):
                 name="eventlog_snapshot_unique",
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.projection_key} of {self.campaign_id} at {self.sequence}"

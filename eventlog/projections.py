@@ -254,9 +254,7 @@ def get(name: str) -> Projection:
 
 def apply_inline(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> None:
     """Fold freshly appended events into the read-model tables, in the append's transaction."""
-    interested = [
-        p for p in registered() if any(event.type in p.steps for event in events)
-    ]
+    interested = [p for p in registered() if any(event.type in p.steps for event in events)]
     if not interested:
         return
     rows = DatabaseRows()
@@ -331,9 +329,7 @@ def campaign_ids() -> list[uuid.UUID]:
     return list(CampaignHead.objects.order_by("campaign_id").values_list("campaign_id", flat=True))
 
 
-def rebuild(
-    campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None
-) -> MemoryRows:
+def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None) -> MemoryRows:
     """Drop a campaign's read-model rows and fold them again from its log."""
     projections = registered()
     rows = MemoryRows()

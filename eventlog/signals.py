@@ -26,7 +26,9 @@ def _beat(hostname: str) -> None:
     interval = settings.MUSTER_WORKER_HEARTBEAT_INTERVAL
     while not _stop.is_set():
         try:
-            client.set(f"{HEARTBEAT_PREFIX}{hostname}", f"{time.time():.3f}", ex=int(interval * 3) + 1)
+            client.set(
+                f"{HEARTBEAT_PREFIX}{hostname}", f"{time.time():.3f}", ex=int(interval * 3) + 1
+            )
         except Exception:
             logger.warning("Could not record the worker heartbeat.", exc_info=True)
         _stop.wait(interval)

@@ -63,8 +63,7 @@ def _check_stream(spec: catalogue.EventType, stream: str) -> None:
     if category != spec.stream_category or not entity:
         raise CommandError(
             "event.wrong_stream",
-            f"{spec.name} events belong to a '{spec.stream_category}:<id>' stream, "
-            f"not {stream!r}.",
+            f"{spec.name} events belong to a '{spec.stream_category}:<id>' stream, not {stream!r}.",
             field="stream",
         )
 
@@ -103,9 +102,11 @@ def _is_postgres() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _uuid_param(value: uuid.UUID | None) -> object:
+def _uuid_param(value: uuid.UUID | str | None) -> object:
     if value is None:
         return None
+    if not isinstance(value, uuid.UUID):
+        value = uuid.UUID(str(value))
     return value if _is_postgres() else value.hex
 
 

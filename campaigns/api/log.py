@@ -37,7 +37,9 @@ def _int_param(request: Request, name: str, default: int, *, low: int, high: int
     try:
         value = int(raw)
     except ValueError:
-        raise CommandError("invalid.integer", f"{name} must be a whole number.", field=name) from None
+        raise CommandError(
+            "invalid.integer", f"{name} must be a whole number.", field=name
+        ) from None
     if not low <= value <= high:
         raise CommandError("invalid.range", f"{name} must be {low} to {high}.", field=name)
     return value

@@ -129,8 +129,10 @@ class CampaignDetailApi(APIView):
             notes = len(rows.all(JournalNote))
         data = dict(_campaign_json(row, membership.role))
         data["journal_notes"] = notes
-        data["as_of"] = min(as_of, store.last_sequence(campaign_id)) if as_of is not None else (
-            store.last_sequence(campaign_id)
+        data["as_of"] = (
+            min(as_of, store.last_sequence(campaign_id))
+            if as_of is not None
+            else (store.last_sequence(campaign_id))
         )
         return Response(data)
 

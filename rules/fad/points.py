@@ -100,7 +100,8 @@ class UnitStanding:
 
     ``resolve_locked`` marks units that cannot change their resolve (the Fanatic trait, p.56;
     off-board artillery, p.54). ``initial_quality`` and ``initial_resolve`` are the campaign's
-    starting values, read only when option ``campaign_initial_value_cap_scope`` is ``"all"``.
+    starting values, read only when option ``campaign_initial_value_cap_scope`` is
+    ``"strength_quality_resolve"``.
     """
 
     unit_id: str
@@ -159,7 +160,7 @@ def spend_campaign_points(
     officers: tuple[OfficerStanding, ...] = (),
     banked: int = 0,
     campaign_cp_banking: bool = False,
-    campaign_initial_value_cap_scope: str = "strength",
+    campaign_initial_value_cap_scope: str = "strength_only",
 ) -> Spending:
     """Check and apply a player's campaign point purchases, in order (FaD p.66 EXPERIENCE).
 
@@ -171,18 +172,19 @@ def spend_campaign_points(
 
     Options: ``campaign_cp_banking`` (default False: unspent points are lost; if True they carry
     forward and ``banked`` points from earlier battles may be spent);
-    ``campaign_initial_value_cap_scope`` (default ``"strength"``: the reinforcement rule's "no unit
-    above its initial starting value" limits only strength; ``"all"`` also stops quality and resolve
-    being bought above the unit's initial values).
+    ``campaign_initial_value_cap_scope`` (default ``"strength_only"``: the reinforcement rule's
+    "no unit above its initial starting value" limits only strength;
+    ``"strength_quality_resolve"`` also stops quality and resolve being bought above the unit's
+    initial values).
     """
     for name, value in (("Awarded points", awarded), ("Banked points", banked)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise CampaignPointsError(
                 "campaign_points.invalid", f"{name} is a whole number from 0 up, not {value!r}."
             )
-    if campaign_initial_value_cap_scope not in ("strength", "all"):
+    if campaign_initial_value_cap_scope not in ("strength_only", "strength_quality_resolve"):
         raise ValueError(
-            "campaign_initial_value_cap_scope is 'strength' or 'all', "
+            "campaign_initial_value_cap_scope is 'strength_only' or 'strength_quality_resolve', "
             f"not {campaign_initial_value_cap_scope!r}."
         )
     if banked and not campaign_cp_banking:
@@ -194,7 +196,7 @@ def spend_campaign_points(
     unit_by_id = {unit.unit_id: unit for unit in units}
     vehicle_by_id = {vehicle.vehicle_id: vehicle for vehicle in vehicles}
     officer_by_id = {officer.officer_id: officer for officer in officers}
-    cap_initial = campaign_initial_value_cap_scope == "all"
+    cap_initial = campaign_initial_value_cap_scope == "strength_quality_resolve"
     spent = 0
     extra_dice = 0
     personalities: list[tuple[str, str]] = []

@@ -33,12 +33,12 @@ class PostBattleStep(enum.StrEnum):
 
 
 def post_battle_step_order(
-    *, campaign_step_order: str = "experience_before_reinforcements"
+    *, campaign_step_order: str = "points_before_reinforcements"
 ) -> tuple[PostBattleStep, ...]:
     """The order of the post-battle steps (FaD p.66).
 
     The book lists Reinforcements before Experience, yet Experience can buy extra reinforcement
-    dice. Option ``campaign_step_order``: ``"experience_before_reinforcements"`` (default: spend
+    dice. Option ``campaign_step_order``: ``"points_before_reinforcements"`` (default: spend
     campaign points before rolling the pool, so bought dice count now) or ``"as_printed"``.
     """
     first = (
@@ -47,14 +47,45 @@ def post_battle_step_order(
         PostBattleStep.QUALITY_LOSS,
         PostBattleStep.RESOLVE_LOSS,
     )
-    if campaign_step_order == "experience_before_reinforcements":
+    if campaign_step_order == "points_before_reinforcements":
         return (*first, PostBattleStep.EXPERIENCE, PostBattleStep.REINFORCEMENTS)
     if campaign_step_order == "as_printed":
         return (*first, PostBattleStep.REINFORCEMENTS, PostBattleStep.EXPERIENCE)
     raise ValueError(
-        "campaign_step_order is 'experience_before_reinforcements' or 'as_printed', "
+        "campaign_step_order is 'points_before_reinforcements' or 'as_printed', "
         f"not {campaign_step_order!r}."
     )
+
+
+def losses_for_replacement(
+    *,
+    casualties: int,
+    strength_at_battle_start: int,
+    routed_or_surrendered: bool = False,
+    campaign_routed_unit_fate: str = "returns_at_current_strength",
+) -> int:
+    """How many figures a unit counts as lost when it rolls for replacements (FaD p.13, p.66).
+
+    A unit that routs or surrenders is removed from play (p.13 MORALE TESTS), but the book does not
+    say what becomes of its figures in a campaign. Option ``campaign_routed_unit_fate``:
+    ``"returns_at_current_strength"`` (default: only its casualties are losses) or
+    ``"counts_as_eliminated"`` (every figure it started the battle with is lost).
+    """
+    _check_count("Casualties", casualties)
+    _check_count("Strength at battle start", strength_at_battle_start, minimum=1)
+    if casualties > strength_at_battle_start:
+        raise ValueError(
+            f"{casualties} casualties is more than the {strength_at_battle_start} figures the "
+            "unit started the battle with."
+        )
+    if campaign_routed_unit_fate not in ("returns_at_current_strength", "counts_as_eliminated"):
+        raise ValueError(
+            "campaign_routed_unit_fate is 'returns_at_current_strength' or "
+            f"'counts_as_eliminated', not {campaign_routed_unit_fate!r}."
+        )
+    if routed_or_surrendered and campaign_routed_unit_fate == "counts_as_eliminated":
+        return strength_at_battle_start
+    return casualties
 
 
 class InfantryReplacementRow(enum.StrEnum):
@@ -106,6 +137,8 @@ class VehicleCondition(enum.StrEnum):
     OPERATIONAL = "operational"
     DAMAGED = "damaged"
     DESTROYED = "destroyed"
+    # Left behind by a crew that bailed out and fled (p.13); the replacement table does not name it.
+    ABANDONED = "abandoned"
 
 
 class VehicleFate(enum.StrEnum):
@@ -127,16 +160,32 @@ class VehicleReplacement:
     rolls: tuple[Roll, ...]
 
 
-def vehicle_replacement(*, dice: DiceSource, condition: VehicleCondition) -> VehicleReplacement:
+def vehicle_replacement(
+    *,
+    dice: DiceSource,
+    condition: VehicleCondition,
+    campaign_abandoned_vehicle_fate: str = "damaged",
+) -> VehicleReplacement:
     """Whether a damaged vehicle is repaired or a destroyed one replaced (FaD p.66).
 
     VEHICLE REPLACEMENTS, one d6 per damaged or destroyed vehicle: 1-2 not repaired or replaced;
     3-4 a damaged vehicle is repaired, but a destroyed one is not replaced; 5-6 repaired or
     replaced. An operational vehicle does not roll and is refused.
+
+    The book does not say how an abandoned vehicle (its crew bailed out, p.13) is treated. Option
+    ``campaign_abandoned_vehicle_fate``: ``"damaged"`` (default) or ``"destroyed"``; the vehicle
+    rolls as that, and ``before`` records the condition it rolled as.
     """
     condition = VehicleCondition(condition)
+    if campaign_abandoned_vehicle_fate not in ("damaged", "destroyed"):
+        raise ValueError(
+            "campaign_abandoned_vehicle_fate is 'damaged' or 'destroyed', "
+            f"not {campaign_abandoned_vehicle_fate!r}."
+        )
     if condition is VehicleCondition.OPERATIONAL:
         raise ValueError("Only a damaged or destroyed vehicle rolls for repair or replacement.")
+    if condition is VehicleCondition.ABANDONED:
+        condition = VehicleCondition(campaign_abandoned_vehicle_fate)
     roll = dice.roll(Die.D6, f"vehicle replacement ({condition})")
     destroyed = condition is VehicleCondition.DESTROYED
     back = roll.result >= 5 or (roll.result >= 3 and not destroyed)
@@ -164,7 +213,7 @@ def quality_loss(
     quality: Quality,
     replacements_received: int,
     initial_strength: int,
-    strength_at_battle_start: int | None = None,
+    strength_after_battle: int | None = None,
     reinforcements_received: int = 0,
     is_vehicle: bool = False,
     campaign_half_strength_basis: str = "initial_strength",
@@ -178,7 +227,7 @@ def quality_loss(
     roll. Options the book leaves open:
 
     - ``campaign_half_strength_basis``: the strength "half" is measured against,
-      ``"initial_strength"`` (default) or ``"strength_at_battle_start"``;
+      ``"initial_strength"`` (default) or ``"strength_after_battle"`` (the survivors);
     - ``campaign_quality_loss_counts_reinforcements`` (default False): whether troopers from the
       reinforcement pool count as replacements (the pool is rolled after this step);
     - ``campaign_quality_loss_vehicles`` (default False): whether a repaired or replaced vehicle
@@ -190,16 +239,16 @@ def quality_loss(
     _check_count("Initial strength", initial_strength, minimum=1)
     if campaign_half_strength_basis == "initial_strength":
         strength = initial_strength
-    elif campaign_half_strength_basis == "strength_at_battle_start":
-        if strength_at_battle_start is None:
+    elif campaign_half_strength_basis == "strength_after_battle":
+        if strength_after_battle is None:
             raise ValueError(
-                "The strength at battle start is needed to measure half strength against it."
+                "The strength after the battle is needed to measure half strength against it."
             )
-        _check_count("Strength at battle start", strength_at_battle_start, minimum=1)
-        strength = strength_at_battle_start
+        _check_count("Strength after the battle", strength_after_battle)
+        strength = strength_after_battle
     else:
         raise ValueError(
-            "campaign_half_strength_basis is 'initial_strength' or 'strength_at_battle_start', "
+            "campaign_half_strength_basis is 'initial_strength' or 'strength_after_battle', "
             f"not {campaign_half_strength_basis!r}."
         )
     newcomers = replacements_received

@@ -45,19 +45,19 @@ class Mission(enum.StrEnum):
 TABLE_MISSIONS: frozenset[Mission] = frozenset(Mission) - {Mission.ESCALATING_ENGAGEMENT}
 
 
-def standard_missions(*, campaign_standard_missions: str = "table") -> frozenset[Mission]:
+def standard_missions(*, campaign_standard_missions: str = "table_eight") -> frozenset[Mission]:
     """The "FAD standard missions" a book-style tree uses every one of (FaD p.65 TREE CAMPAIGN).
 
-    Option ``campaign_standard_missions``: ``"table"`` (default, the eight missions of the Mission
-    Table, p.61) or ``"table_and_escalating"`` (Escalating Engagement counts too). The book does not
-    say which it means.
+    Option ``campaign_standard_missions``: ``"table_eight"`` (default, the eight missions of the
+    Mission Table, p.61) or ``"with_escalating_engagement"`` (Escalating Engagement counts too).
+    The book does not say which it means.
     """
-    if campaign_standard_missions == "table":
+    if campaign_standard_missions == "table_eight":
         return TABLE_MISSIONS
-    if campaign_standard_missions == "table_and_escalating":
+    if campaign_standard_missions == "with_escalating_engagement":
         return frozenset(Mission)
     raise ValueError(
-        "campaign_standard_missions is 'table' or 'table_and_escalating', "
+        "campaign_standard_missions is 'table_eight' or 'with_escalating_engagement', "
         f"not {campaign_standard_missions!r}."
     )
 
@@ -187,9 +187,9 @@ class TreeReport:
     """What a valid tree looks like from its root: path lengths and the book's advice it misses.
 
     ``paths`` counts the distinct sequences of battles from the root to the final box (two exits
-    to the same box are one sequence). ``advice`` lists departures from the book's example (3-5 battles on any path, every standard
-    mission used, no side repeating a mission on a path). They are advice, not errors: the book
-    lets players build any tree.
+    to the same box are one sequence). ``advice`` lists departures from the book's example (3-5
+    battles on any path, every standard mission used, no side repeating a mission on a path).
+    They are advice, not errors: the book lets players build any tree.
     """
 
     shortest_path: int
@@ -198,7 +198,9 @@ class TreeReport:
     advice: tuple[str, ...]
 
 
-def validate_tree(*, tree: CampaignTree, campaign_standard_missions: str = "table") -> TreeReport:
+def validate_tree(
+    *, tree: CampaignTree, campaign_standard_missions: str = "table_eight"
+) -> TreeReport:
     """Check a campaign tree can be played from its root to the final box (FaD p.65).
 
     Refused (``CampaignStructureError``): no battles, two boxes with one key, a root or exit that

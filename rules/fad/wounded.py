@@ -146,7 +146,7 @@ def next_medical_state(
     }[event]
 
 
-def casualties_for_resolve(states: Iterable[MedicalState]) -> int:
+def casualties_for_resolve(*, states: Iterable[MedicalState]) -> int:
     """How many of a unit's figures count as casualties when Checking Resolve.
 
     FaD p.35: stabilised figures "do not count as a casualty when Checking Resolve"; the dead and

@@ -527,7 +527,11 @@ def _casualties_from_hits(
 ) -> list[FigureCasualty]:
     changes: list[FigureCasualty] = []
     for figure in pool:
-        taken = [hit.result for hit in hits if hit.figure_id == figure.id]
+        taken = [
+            hit.result
+            for hit in hits
+            if hit.figure_id == figure.id and hit.result is not HitResult.NO_EFFECT
+        ]
         if not taken:
             continue
         wounds = taken.count(HitResult.WOUND)

@@ -300,7 +300,7 @@ def test_quality_and_resolve_may_pass_initial_values_by_default() -> None:
     )
 
 
-def test_cap_scope_all_stops_buying_above_initial_values() -> None:
+def test_cap_scope_strength_quality_resolve_stops_buying_above_initial_values() -> None:
     diluted = UnitStanding(
         unit_id="d",
         quality=Quality.RABBLE,
@@ -313,7 +313,7 @@ def test_cap_scope_all_stops_buying_above_initial_values() -> None:
             awarded=1,
             purchases=(Purchase(kind, "d"),),
             units=(diluted,),
-            campaign_initial_value_cap_scope="all",
+            campaign_initial_value_cap_scope="strength_quality_resolve",
         )
         assert outcome.spent == 1
         with pytest.raises(CampaignPointsError) as error:
@@ -321,17 +321,19 @@ def test_cap_scope_all_stops_buying_above_initial_values() -> None:
                 awarded=2,
                 purchases=(Purchase(kind, "d"), Purchase(kind, "d")),
                 units=(diluted,),
-                campaign_initial_value_cap_scope="all",
+                campaign_initial_value_cap_scope="strength_quality_resolve",
             )
         assert (error.value.code, error.value.index) == ("campaign_points.over_cap", 1)
 
 
-def test_cap_scope_all_without_initial_values_uses_only_the_book_caps() -> None:
+def test_cap_scope_strength_quality_resolve_without_initial_values_uses_only_the_book_caps() -> (
+    None
+):
     outcome = spend_campaign_points(
         awarded=1,
         purchases=(Purchase(PurchaseKind.RESOLVE_STEP, "alpha"),),
         units=(SQUAD,),
-        campaign_initial_value_cap_scope="all",
+        campaign_initial_value_cap_scope="strength_quality_resolve",
     )
     assert outcome.units[0].resolve is Resolve.DETERMINED
 

@@ -18,6 +18,7 @@ from rules.fad.replacements import (
     VehicleFate,
     assign_reinforcements,
     infantry_replacements,
+    losses_for_replacement,
     post_battle_step_order,
     quality_loss,
     reinforcement_pool,
@@ -51,6 +52,38 @@ def test_as_printed_order_rolls_reinforcements_before_experience() -> None:
 def test_unknown_step_order_is_refused() -> None:
     with pytest.raises(ValueError, match="campaign_step_order"):
         post_battle_step_order(campaign_step_order="random")
+
+
+# --- losses of a routed unit ------------------------------------------------------------------
+
+
+def test_a_routed_unit_counts_only_its_casualties_by_default() -> None:
+    assert (
+        losses_for_replacement(casualties=3, strength_at_battle_start=8, routed_or_surrendered=True)
+        == 3
+    )
+
+
+def test_a_routed_unit_can_count_as_eliminated() -> None:
+    kwargs = {"casualties": 3, "strength_at_battle_start": 8}
+    fate = "counts_as_eliminated"
+    assert losses_for_replacement(**kwargs, campaign_routed_unit_fate=fate) == 3
+    assert (
+        losses_for_replacement(**kwargs, routed_or_surrendered=True, campaign_routed_unit_fate=fate)
+        == 8
+    )
+
+
+def test_more_casualties_than_figures_is_refused() -> None:
+    with pytest.raises(ValueError, match="more than"):
+        losses_for_replacement(casualties=9, strength_at_battle_start=8)
+
+
+def test_unknown_routed_unit_fate_is_refused() -> None:
+    with pytest.raises(ValueError, match="campaign_routed_unit_fate"):
+        losses_for_replacement(
+            casualties=1, strength_at_battle_start=8, campaign_routed_unit_fate="lost"
+        )
 
 
 # --- infantry replacements, p.66 ---------------------------------------------------------------
@@ -160,6 +193,40 @@ def test_an_operational_vehicle_does_not_roll_for_replacement() -> None:
         vehicle_replacement(dice=TableDice([6]), condition=VehicleCondition.OPERATIONAL)
 
 
+@pytest.mark.parametrize(
+    ("fate", "face", "outcome"),
+    [
+        ("damaged", 3, VehicleFate.REPAIRED),
+        ("destroyed", 3, VehicleFate.NOT_REPLACED),
+        ("destroyed", 5, VehicleFate.REPLACED),
+    ],
+)
+def test_an_abandoned_vehicle_rolls_as_the_option_says(
+    fate: str, face: int, outcome: VehicleFate
+) -> None:
+    result = vehicle_replacement(
+        dice=TableDice([face]),
+        condition=VehicleCondition.ABANDONED,
+        campaign_abandoned_vehicle_fate=fate,
+    )
+    assert result.fate is outcome
+    assert result.before is VehicleCondition(fate)
+
+
+def test_an_abandoned_vehicle_rolls_as_damaged_by_default() -> None:
+    result = vehicle_replacement(dice=TableDice([4]), condition=VehicleCondition.ABANDONED)
+    assert result.after is VehicleCondition.OPERATIONAL
+
+
+def test_unknown_abandoned_vehicle_fate_is_refused() -> None:
+    with pytest.raises(ValueError, match="campaign_abandoned_vehicle_fate"):
+        vehicle_replacement(
+            dice=TableDice([4]),
+            condition=VehicleCondition.ABANDONED,
+            campaign_abandoned_vehicle_fate="lost",
+        )
+
+
 def test_vehicle_back_in_service_probabilities_by_enumeration() -> None:
     for condition, expected in (
         (VehicleCondition.DAMAGED, Fraction(2, 3)),
@@ -230,25 +297,25 @@ def test_elite_drops_to_regular() -> None:
     assert outcome.after is Quality.REGULAR
 
 
-def test_half_strength_can_be_measured_against_strength_at_battle_start() -> None:
+def test_half_strength_can_be_measured_against_the_survivors() -> None:
     kwargs = {"quality": Quality.REGULAR, "replacements_received": 3, "initial_strength": 10}
     assert not quality_loss(dice=TableDice([]), **kwargs).rolled
     assert quality_loss(
         dice=TableDice([1]),
-        strength_at_battle_start=6,
-        campaign_half_strength_basis="strength_at_battle_start",
+        strength_after_battle=6,
+        campaign_half_strength_basis="strength_after_battle",
         **kwargs,
     ).rolled
 
 
-def test_battle_start_basis_needs_the_battle_start_strength() -> None:
-    with pytest.raises(ValueError, match="battle start"):
+def test_survivor_basis_needs_the_strength_after_the_battle() -> None:
+    with pytest.raises(ValueError, match="after the battle"):
         quality_loss(
             dice=TableDice([1]),
             quality=Quality.REGULAR,
             replacements_received=3,
             initial_strength=10,
-            campaign_half_strength_basis="strength_at_battle_start",
+            campaign_half_strength_basis="strength_after_battle",
         )
 
 

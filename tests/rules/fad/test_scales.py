@@ -78,7 +78,7 @@ def test_resolve_tables_p13_p53(
 @pytest.mark.parametrize(
     ("resolve", "size", "break_point"),
     [
-        # Tutorial force sheet, p.45: Steady squads of 8, 6 and 10 break at 4, 3 and 5.
+        # Tutorial force sheet, p.44-47: Steady squads of 8, 6 and 10 break at 4, 3 and 5.
         (Resolve.STEADY, 8, 4),
         (Resolve.STEADY, 6, 3),
         (Resolve.STEADY, 10, 5),

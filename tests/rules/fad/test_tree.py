@@ -74,7 +74,7 @@ def test_the_mission_table_has_eight_missions_p61() -> None:
 def test_escalating_engagement_counts_as_standard_only_with_the_option() -> None:
     assert Mission.ESCALATING_ENGAGEMENT not in standard_missions()
     assert Mission.ESCALATING_ENGAGEMENT in standard_missions(
-        campaign_standard_missions="table_and_escalating"
+        campaign_standard_missions="with_escalating_engagement"
     )
     with pytest.raises(ValueError, match="campaign_standard_missions"):
         standard_missions(campaign_standard_missions="all")
@@ -259,7 +259,7 @@ def test_a_path_longer_than_five_battles_gets_advice() -> None:
 
 
 def test_escalating_engagement_is_missed_only_when_it_counts_as_standard() -> None:
-    report = validate_tree(tree=TREE, campaign_standard_missions="table_and_escalating")
+    report = validate_tree(tree=TREE, campaign_standard_missions="with_escalating_engagement")
     assert report.advice == ("Standard missions never played: escalating_engagement.",)
 
 

@@ -159,8 +159,8 @@ def test_states_only_move_along_allowed_transitions(events, second_wound_kills):
 
 
 def test_stabilised_figures_are_not_casualties_when_checking_resolve_p35():
-    assert casualties_for_resolve([H, W, S, R, D, S, W]) == 3
-    assert casualties_for_resolve([]) == 0
+    assert casualties_for_resolve(states=[H, W, S, R, D, S, W]) == 3
+    assert casualties_for_resolve(states=[]) == 0
     assert [state.is_fit for state in MedicalState] == [True, False, False, True, False]
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from rules.sg2.campaign import (
     BETWEEN_BATTLE_ORDER,
     BOOK_ORDER_CONSTRAINTS,
+    DEFAULT_FIELD_DOUBLING,
     BetweenBattleStep,
     CampaignRuleError,
     DoubledTime,
@@ -33,8 +34,20 @@ from rules.sg2.campaign import (
 def test_times_double_in_the_field_or_short_of_supplies_p61(
     location: Location, supplied: bool, multiplier: int
 ) -> None:
-    for task in DoubledTime:
+    for task in (DoubledTime.FATIGUE, DoubledTime.REPAIR, DoubledTime.INJURED_RETURN):
         assert time_multiplier(task=task, location=location, supplied=supplied) == multiplier
+
+
+def test_the_replacement_day_is_not_doubled_unless_asked() -> None:
+    assert sorted(DEFAULT_FIELD_DOUBLING) == ["fatigue", "injured_return", "repair"]
+    plain = time_multiplier(task=DoubledTime.REPLACEMENTS, location=Location.FIELD, supplied=False)
+    asked = time_multiplier(
+        task=DoubledTime.REPLACEMENTS,
+        location=Location.SAFE_AREA,
+        supplied=False,
+        field_doubling_applies_to=("replacements",),
+    )
+    assert (plain, asked) == (1, 2)
 
 
 def test_a_task_left_out_of_the_doubling_is_not_doubled() -> None:

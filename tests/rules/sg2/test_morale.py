@@ -129,9 +129,7 @@ def test_threat_table_rows_match_page_20(circumstance):
 def test_each_circumstance_alone_gives_its_threat_level_or_no_test(
     circumstance, motivation, expected
 ):
-    assert (
-        confidence_threat_level(motivation=motivation, circumstances=[circumstance]) == expected
-    )
+    assert confidence_threat_level(motivation=motivation, circumstances=[circumstance]) == expected
 
 
 def test_only_the_highest_basic_level_counts_and_plus_levels_add():
@@ -139,7 +137,11 @@ def test_only_the_highest_basic_level_counts_and_plus_levels_add():
     assert (
         confidence_threat_level(
             motivation=LOW,
-            circumstances=[C.CASUALTIES_FROM_FIRE, C.LEADER_CASUALTY, C.ARTILLERY_OR_AEROSPACE_ATTACK],
+            circumstances=[
+                C.CASUALTIES_FROM_FIRE,
+                C.LEADER_CASUALTY,
+                C.ARTILLERY_OR_AEROSPACE_ATTACK,
+            ],
             untreated_casualties=2,
         )
         == 8
@@ -319,21 +321,30 @@ def test_confidence_never_leaves_routed_to_confident_and_a_higher_roll_never_doe
 ):
     face = data.draw(st.integers(1, quality.die.value))
     outcome = run_confidence(
-        face, quality=quality, leadership=leadership, threat_level=threat_level,
+        face,
+        quality=quality,
+        leadership=leadership,
+        threat_level=threat_level,
         confidence=confidence,
-    )  # fmt: skip
+    )
     assert RO <= outcome.confidence_after <= confidence <= CO
     assert outcome.levels_lost in (0, 1, 2)
     if face < quality.die.value:
         better = run_confidence(
-            face + 1, quality=quality, leadership=leadership, threat_level=threat_level,
+            face + 1,
+            quality=quality,
+            leadership=leadership,
+            threat_level=threat_level,
             confidence=confidence,
-        )  # fmt: skip
+        )
         assert better.levels_lost <= outcome.levels_lost
         harder = run_confidence(
-            face, quality=quality, leadership=leadership, threat_level=threat_level + 1,
+            face,
+            quality=quality,
+            leadership=leadership,
+            threat_level=threat_level + 1,
             confidence=confidence,
-        )  # fmt: skip
+        )
         assert harder.levels_lost >= outcome.levels_lost
 
 
@@ -419,11 +430,13 @@ def test_reaction_test_exact_probabilities(quality, leadership, threat_level):
     faces = quality.die.value
     passes = sum(
         reaction_test(
-            dice=TableDice([face]), quality=quality, leadership=leadership,
+            dice=TableDice([face]),
+            quality=quality,
+            leadership=leadership,
             threat_level=threat_level,
         ).passed
         for face in range(1, faces + 1)
-    )  # fmt: skip
+    )
     assert Fraction(passes, faces) == REACTION_PASS[quality][leadership + threat_level - 1]
 
 

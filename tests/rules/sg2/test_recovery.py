@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
@@ -46,7 +47,9 @@ def test_units_that_did_not_fight_keep_their_fatigue() -> None:
 
 def test_the_drop_can_apply_to_the_whole_force() -> None:
     after = fatigue_after_battle(
-        fatigue=Fatigue.FRESH, fought=False, fatigue_drop_applies_to=FatigueDropAppliesTo.ALL
+        fatigue=Fatigue.FRESH,
+        fought=False,
+        fatigue_drop_applies_to=FatigueDropAppliesTo.WHOLE_FORCE,
     )
     assert after is Fatigue.TIRED
 
@@ -148,7 +151,7 @@ def test_battle_counter_can_restart_on_any_day_of_rest() -> None:
             fatigue=Fatigue.EXHAUSTED,
             days_rested=days,
             location="safe_area",
-            rr_counter_reset=BattleCounterReset.ON_ANY_REST_DAY,
+            rr_counter_reset=BattleCounterReset.ON_ANY_RR_DAY,
         ).battles_counter_reset
 
     assert not rest(0)
@@ -437,3 +440,33 @@ def test_bad_repair_days_are_refused(repair_days: dict[str, int], message: str) 
         vehicle_repair(
             damage=VehicleDamage.IMMOBILISED, location=Location.SAFE_AREA, repair_days=repair_days
         )
+
+
+@dataclass(frozen=True)
+class CampaignRepairDays:
+    immobilised: int = 1
+    system_damaged: int = 1
+    disabled: int = 3
+
+
+@pytest.mark.parametrize(
+    ("damage", "days"),
+    [
+        (VehicleDamage.IMMOBILISED, 2),
+        (VehicleDamage.SYSTEMS_DAMAGED, 4),
+        (VehicleDamage.DISABLED, 6),
+    ],
+)
+def test_repair_days_can_come_from_a_campaigns_options(damage: VehicleDamage, days: int) -> None:
+    table = CampaignRepairDays(immobilised=2, system_damaged=4, disabled=6)
+    repair = vehicle_repair(damage=damage, location=Location.REAR_AREA, repair_days=table)
+    assert repair.days == days
+
+
+def test_the_systems_state_may_be_spelt_as_the_book_does() -> None:
+    repair = vehicle_repair(
+        damage=VehicleDamage.SYSTEMS_DAMAGED,
+        location=Location.SAFE_AREA,
+        repair_days={"system_damaged": 2},
+    )
+    assert repair.days == 2

@@ -98,6 +98,17 @@ def test_the_player_distributes_as_he_likes_and_it_takes_one_day_p61() -> None:
     assert [item.squad for item in distribution.assignments] == ["A", "B", "C"]
 
 
+def test_the_day_doubles_short_of_supplies_only_when_the_umpire_says_so() -> None:
+    plain = distribute_replacements(available=2, assignments=[squad("A", 2, 2)], supplied=False)
+    doubled = distribute_replacements(
+        available=2,
+        assignments=[squad("A", 2, 2)],
+        supplied=False,
+        field_doubling_applies_to=["replacements"],
+    )
+    assert (plain.days, doubled.days) == (1, 2)
+
+
 def test_assigning_nobody_takes_no_time() -> None:
     distribution = distribute_replacements(available=3, assignments=[squad("A", 2, 0)])
     assert distribution.days == 0

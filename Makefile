@@ -1,0 +1,50 @@
+# Muster's everyday commands. `make run` and `make test` are the README's quick start.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test test-embedded test-services lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+## Set up, create the demo campaign on SQLite with eager jobs, and serve it.
+run: install
+	$(BIN)/python manage.py migrate --no-input -v 0
+	$(BIN)/python manage.py demo --url http://$(HOST):$(PORT)
+	@echo "Serving Muster at http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+
+## Set up and run the whole test suite: on the embedded default, then against PostgreSQL,
+## Redis and a live Celery worker when they are reachable (required when MUSTER_REQUIRE_SERVICES=1).
+test: install
+	$(BIN)/python -m tests.run
+
+test-embedded: install
+	$(BIN)/python -m tests.run --embedded-only
+
+test-services: install
+	$(BIN)/python -m tests.run --services-only
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install
+	$(BIN)/python -m bench.event_log
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis .coverage

@@ -1,0 +1,106 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config.celery import app as celery_app
+
+
+def services_configured() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
+        os.environ.get("CELERY_BROKER_URL")
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if services_configured():
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL and Redis (run `make test` with them up)")
+    for item in items:
+        if "services" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request):
+    """Jobs run eagerly in-process, except in integration tests, where a real worker runs them."""
+    eager = "services" not in request.keywords
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, **extra):
+        return django_user_model.objects.create_user(
+            username=username, password="correct horse battery", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def umpire(make_user):
+    return make_user("umpire")
+
+
+@pytest.fixture
+def stranger(make_user):
+    return make_user("stranger")
+
+
+class Api:
+    """An HTTP client authenticated with a user's API token.
+
+    Each request runs the callbacks the server registers for when its transaction commits (job
+    dispatch), as a real request does before its response returns.
+    """
+
+    def __init__(self, client: APIClient, capture) -> None:
+        self.client = client
+        self._capture = capture
+
+    def _call(self, method: str, path: str, data=None, **headers):
+        with self._capture(execute=True):
+            return getattr(self.client, method)(path, data=data, format="json", headers=headers)
+
+    def get(self, path: str, data=None, **headers):
+        with self._capture(execute=True):
+            return self.client.get(path, data=data, headers=headers)
+
+    def post(self, path: str, data=None, **headers):
+        return self._call("post", path, data, **headers)
+
+    def put(self, path: str, data=None, **headers):
+        return self._call("put", path, data, **headers)
+
+    def patch(self, path: str, data=None, **headers):
+        return self._call("patch", path, data, **headers)
+
+    def delete(self, path: str, data=None, **headers):
+        return self._call("delete", path, data, **headers)
+
+
+@pytest.fixture
+def api_for(django_capture_on_commit_callbacks):
+    def make(user=None) -> Api:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return Api(client, django_capture_on_commit_callbacks)
+
+    return make
+
+
+@pytest.fixture
+def umpire_api(api_for, umpire):
+    return api_for(umpire)

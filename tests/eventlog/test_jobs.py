@@ -1,0 +1,165 @@
+"""Resolution jobs on the embedded default (eager Celery)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from campaigns import services
+from eventlog import jobs, store
+from eventlog.errors import RuleViolation
+from eventlog.models import Job
+from rules.dice import SeededDice, seeded_face
+from tests.factories import campaign_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign(umpire):
+    return campaign_for(umpire)
+
+
+def test_a_dice_job_runs_on_commit_and_appends_its_throw(
+    campaign, umpire, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.dice_request(campaign=campaign, die=6, count=4, purpose="ammo", actor=umpire)
+    job.refresh_from_db()
+    assert job.status == Job.Status.SUCCEEDED
+    assert job.attempts == 1
+    (event,) = jobs.job_events(job)
+    assert event.type == "campaigns.DiceRolled"
+    assert event.job_id == job.id
+    assert [roll["counter"] for roll in event.payload["rolls"]] == [0, 1, 2, 3]
+    assert all(roll["source"] == "server" and roll["die"] == 6 for roll in event.payload["rolls"])
+
+
+def test_server_rolls_can_be_verified_from_the_revealed_seed(
+    campaign, umpire, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.dice_request(campaign=campaign, die=10, count=5, purpose="x", actor=umpire)
+    (event,) = jobs.job_events(job)
+    seed = bytes.fromhex(services.CampaignSeed.objects.get(campaign_id=campaign.id).seed)
+    assert services.seed_commitment(seed) == campaign.seed_commitment
+    for roll in event.payload["rolls"]:
+        face = seeded_face(seed, event.payload["namespace"], roll["counter"], 10)
+        assert roll["result"] == face
+
+
+def test_running_a_job_again_appends_nothing(campaign, umpire, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.dice_request(campaign=campaign, die=6, count=2, purpose="x", actor=umpire)
+    before = store.last_sequence(campaign.id)
+    jobs.run_job(job.id)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING)  # as if the worker died
+    jobs.run_job(job.id)
+    assert store.last_sequence(campaign.id) == before
+    assert len(jobs.job_events(job)) == 1
+
+
+def test_a_rerun_after_a_crash_rolls_the_same_dice(campaign, umpire):
+    job = services.dice_request(campaign=campaign, die=12, count=3, purpose="x", actor=umpire)
+    first = [services.job_dice(job).roll(services.Die.D12, "x").result for _ in range(1)]
+    again = SeededDice(
+        bytes.fromhex(services.CampaignSeed.objects.get(campaign_id=campaign.id).seed),
+        f"job:{job.id}",
+    ).roll(services.Die.D12, "x")
+    assert first == [again.result]
+
+
+def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(campaign, umpire):
+    @jobs.handler("tests.refused")
+    def refuse(job):
+        raise RuleViolation("casevac.over_capacity", "Too many wounded.", field="troopers")
+
+    job = jobs.job_request(
+        campaign_id=campaign.id, kind="tests.refused", params={}, requested_by_id=umpire.pk
+    )
+    before = store.last_sequence(campaign.id)
+    jobs.run_job(job.id)
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED
+    assert job.error == {
+        "code": "casevac.over_capacity",
+        "message": "Too many wounded.",
+        "field": "troopers",
+    }
+    assert store.last_sequence(campaign.id) == before
+
+
+def test_a_crashing_job_is_retried_then_failed_for_good(campaign, umpire, settings):
+    settings.MUSTER_JOB_MAX_ATTEMPTS = 2
+
+    @jobs.handler("tests.crashes")
+    def crash(job):
+        raise RuntimeError("database went away")
+
+    job = jobs.job_request(
+        campaign_id=campaign.id, kind="tests.crashes", params={}, requested_by_id=umpire.pk
+    )
+    with pytest.raises(RuntimeError):
+        jobs.run_job(job.id)
+    job.refresh_from_db()
+    assert (job.status, job.error["code"]) == (Job.Status.PENDING, "job.crashed")
+    with pytest.raises(RuntimeError):
+        jobs.run_job(job.id)
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED
+    assert job.error["message"] == "database went away"
+
+
+def test_an_unknown_job_is_ignored():
+    import uuid
+
+    assert jobs.run_job(uuid.uuid4()) is None
+
+
+def test_requesting_a_job_nobody_handles_is_a_programming_error(campaign):
+    with pytest.raises(ValueError, match="No handler"):
+        jobs.job_request(campaign_id=campaign.id, kind="tests.nobody", params={}, requested_by_id=1)
+
+
+def test_the_sweep_redispatches_jobs_whose_message_was_lost(campaign, umpire, settings):
+    settings.MUSTER_JOB_STRANDED_AFTER = 60
+    # Requested, but the commit hook never ran (the broker was down): never dispatched.
+    job = services.dice_request(campaign=campaign, die=6, count=1, purpose="x", actor=umpire)
+    now = timezone.now()
+    assert jobs.stranded_jobs(now) == []
+    later = now + dt.timedelta(seconds=61)
+    assert jobs.stranded_jobs(later) == [job.id]
+
+    assert jobs.requeue_stranded(later) == 1
+
+    job.refresh_from_db()
+    assert job.status == Job.Status.SUCCEEDED
+    assert jobs.stranded_jobs(later) == []
+
+
+def test_the_sweep_redispatches_jobs_whose_worker_died(campaign, umpire, settings):
+    settings.MUSTER_JOB_STRANDED_AFTER = 60
+    job = services.dice_request(campaign=campaign, die=6, count=1, purpose="x", actor=umpire)
+    started = timezone.now() - dt.timedelta(seconds=120)
+    Job.objects.filter(pk=job.pk).update(
+        status=Job.Status.RUNNING, started_at=started, dispatched_at=started
+    )
+    assert jobs.stranded_jobs() == [job.id]
+    jobs.requeue_stranded()
+    job.refresh_from_db()
+    assert job.status == Job.Status.SUCCEEDED
+
+
+def test_a_sweep_that_cannot_reach_the_broker_tries_again_next_time(
+    campaign, umpire, settings, monkeypatch
+):
+    settings.MUSTER_JOB_STRANDED_AFTER = 0
+    services.dice_request(campaign=campaign, die=6, count=1, purpose="x", actor=umpire)
+
+    def broker_down(job_id):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(jobs, "dispatch", broker_down)
+    assert jobs.requeue_stranded(timezone.now() + dt.timedelta(seconds=1)) == 0
