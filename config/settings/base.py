@@ -145,8 +145,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="muster")
 # A message taken by a worker that then dies is redelivered once this many seconds have passed
 # without an acknowledgement; job handlers are idempotent, so a redelivery is harmless.
+# Workers look for such messages every interval x throttle seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=6),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {

@@ -46,7 +46,7 @@ SQLITE_BACKWARD = [
 def forward(apps, schema_editor):
     connection = schema_editor.connection
     if connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_FORWARD)
+        schema_editor.execute(POSTGRES_FORWARD, params=None)
     elif connection.vendor == "sqlite":
         for statement in SQLITE_FORWARD:
             schema_editor.execute(statement)
@@ -57,7 +57,7 @@ def forward(apps, schema_editor):
 def backward(apps, schema_editor):
     connection = schema_editor.connection
     if connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_BACKWARD)
+        schema_editor.execute(POSTGRES_BACKWARD, params=None)
     else:
         for statement in SQLITE_BACKWARD:
             schema_editor.execute(statement)

@@ -150,14 +150,14 @@ class MedicBonusScope(enum.StrEnum):
     """Which recovery rolls a Medic's +1 applies to (p.35)."""
 
     WHOLE_SQUAD = "whole_squad"
-    MEDIC_TREATED_ONLY = "medic_treated_only"
+    MEDIC_PATIENTS = "medic_patients"
 
 
 class AbandonTrigger(enum.StrEnum):
     """When wounded count as abandoned for Leave No One Behind (p.35)."""
 
-    OUTSIDE_COHERENCY = "outside_coherency"
-    UMPIRE = "umpire"
+    LEFT_OUTSIDE_COHERENCY = "left_outside_coherency"
+    DECLARED = "declared"
 
 
 class WoundedAtEnd(enum.StrEnum):
@@ -437,7 +437,7 @@ class FaDOptions:
         metadata=option(description="Rolls a Medic's +1 applies to", source="FaD p.35"),
     )
     wounds_abandon_trigger: AbandonTrigger = field(
-        default=AbandonTrigger.OUTSIDE_COHERENCY,
+        default=AbandonTrigger.LEFT_OUTSIDE_COHERENCY,
         metadata=option(
             description="When wounded count as abandoned", source="FaD p.35 LEAVE NO ONE BEHIND"
         ),
