@@ -69,6 +69,25 @@ class CampaignHead(models.Model):
         return f"{self.campaign_id} at {self.last_sequence}"
 
 
+class StreamHead(models.Model):
+    """The last version appended to a stream, so an append learns it in the same statement that
+    locks it."""
+
+    campaign_id = models.UUIDField()
+    stream = models.CharField(max_length=200)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign_id", "stream"], name="eventlog_streamhead_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream} at {self.version}"
+
+
 class Job(models.Model):
     """A resolution job: a request for the server to roll dice and apply rules.
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 
 from eventlog import store
 from eventlog.models import ProjectionSnapshot
@@ -181,22 +181,63 @@ class DatabaseRows(Rows):
 
 
 def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) -> None:
-    objects = [model(**row) for row in rows]
-    if not objects:
+    """Insert rows (or, with ``upsert``, insert or replace them by primary key).
+
+    Plain SQL rather than ``bulk_create``: this runs inside every append, where building model
+    instances and compiling a query each time costs more than the database round trip. On
+    PostgreSQL the statement is bound on the server and prepared once per connection.
+    """
+    rows = list(rows)
+    if not rows:
         return
+    fields = model._meta.concrete_fields
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    pk = model._meta.pk
+    conflict = ""
     if upsert:
-        pk = _pk_name(model)
-        fields = [f.attname for f in model._meta.concrete_fields if f.attname != pk]
-        model._default_manager.bulk_create(
-            objects,
-            update_conflicts=bool(fields),
-            ignore_conflicts=not fields,
-            unique_fields=[model._meta.pk.name] if fields else None,
-            update_fields=[model._meta.get_field(f).name for f in fields] or None,
-            batch_size=500,
+        updates = ", ".join(
+            f"{quote(f.column)} = excluded.{quote(f.column)}" for f in fields if f is not pk
         )
+        conflict = f" ON CONFLICT ({quote(pk.column)}) DO " + (
+            f"UPDATE SET {updates}" if updates else "NOTHING"
+        )
+    postgres = connection.vendor == "postgresql"
+    if postgres:
+        slot = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in fields) + ")"
     else:
-        model._default_manager.bulk_create(objects, batch_size=500)
+        slot = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    convert = _postgres_param if postgres else _portable_param
+    for start in range(0, len(rows), 500):
+        chunk = rows[start : start + 500]
+        params = [convert(field, row) for row in chunk for field in fields]
+        sql = (
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
+            + ", ".join([slot] * len(chunk))
+            + conflict
+        )
+        if postgres:
+            with store.server_bound_cursor() as cursor:
+                cursor.execute(sql, params, prepare=True)
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+
+
+def _value(field: models.Field, row: Row) -> Any:
+    return row[field.attname] if field.attname in row else field.get_default()
+
+
+def _postgres_param(field: models.Field, row: Row) -> Any:
+    # Rows hold JSON-native values; PostgreSQL casts the text forms of ids and dates itself.
+    value = _value(field, row)
+    if isinstance(field, models.JSONField) and value is not None:
+        return json.dumps(value, separators=(",", ":"))
+    return value
+
+
+def _portable_param(field: models.Field, row: Row) -> Any:
+    return field.get_db_prep_save(field.to_python(_value(field, row)), connection)
 
 
 class Projection:

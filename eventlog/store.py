@@ -211,21 +211,30 @@ def _append_locked(
     metadata: dict[str, Any],
     project: bool,
 ) -> AppendResult:
-    postgres = _is_postgres()
     campaign_param = _uuid_param(campaign_id)
+    recorded_at = timezone.now()
+    if actor_id is not None:
+        metadata["actor_id"] = actor_id
+    if fingerprint is not None:
+        metadata["fingerprint"] = fingerprint
+    batch = _Batch(
+        campaign=campaign_param,
+        events=events,
+        metadata=json.dumps(metadata, separators=(",", ":")),
+        idempotency_key=idempotency_key,
+        job=_uuid_param(job_id),
+        recorded_at=connection.ops.adapt_datetimefield_value(recorded_at),
+    )
     with connection.cursor() as cursor:
-        # Taking the head row lock first serialises every append to this campaign.
-        cursor.execute(
-            "INSERT INTO eventlog_campaignhead (campaign_id, last_sequence) VALUES (%s, %s) "
-            "ON CONFLICT (campaign_id) DO UPDATE SET "
-            "last_sequence = eventlog_campaignhead.last_sequence + excluded.last_sequence "
-            "RETURNING last_sequence",
-            [campaign_param, len(events)],
-        )
-        last_sequence = cursor.fetchone()[0]
-        first_sequence = last_sequence - len(events) + 1
-
         if idempotency_key is not None:
+            # Lock the campaign before looking for the key, so two requests carrying the same
+            # key cannot both miss it.
+            cursor.execute(
+                "INSERT INTO eventlog_campaignhead AS h (campaign_id, last_sequence) "
+                "VALUES (%s, 0) ON CONFLICT (campaign_id) DO UPDATE "
+                "SET last_sequence = h.last_sequence RETURNING last_sequence",
+                [campaign_param],
+            )
             cursor.execute(
                 "SELECT metadata FROM eventlog_event WHERE campaign_id = %s "
                 "AND idempotency_key = %s ORDER BY sequence LIMIT 1",
@@ -234,88 +243,187 @@ def _append_locked(
             found = cursor.fetchone()
             if found is not None:
                 raise _Replay(_as_json(found[0]).get("fingerprint"))
+        if _is_postgres():
+            # The driver's own cursor binds parameters on the server, so PostgreSQL can keep the
+            # append statement prepared instead of parsing and planning it on every append.
+            with server_bound_cursor() as raw_cursor:
+                inserted = _insert_in_one_statement(raw_cursor, batch)
+        else:
+            inserted = _insert_step_by_step(cursor, batch)
 
-        streams = sorted({event.stream for event in events})
-        placeholders = ", ".join(["%s"] * len(streams))
-        cursor.execute(
-            f"SELECT stream, MAX(version) FROM eventlog_event WHERE campaign_id = %s "
-            f"AND stream IN ({placeholders}) GROUP BY stream",
-            [campaign_param, *streams],
-        )
-        current = dict.fromkeys(streams, 0)
-        current.update(dict(cursor.fetchall()))
-        for stream, expected in expected_versions.items():
-            if current.get(stream, 0) != expected:
-                raise ConcurrencyConflict(
-                    "event.version_conflict",
-                    f"Stream {stream} is at version {current.get(stream, 0)}, not {expected}: "
-                    "someone else changed it first. Read it again and retry.",
-                    field="expected_version",
-                )
-
-        recorded_at = timezone.now()
-        base_metadata = dict(metadata)
-        if actor_id is not None:
-            base_metadata["actor_id"] = actor_id
-        if fingerprint is not None:
-            base_metadata["fingerprint"] = fingerprint
-        metadata_json = json.dumps(base_metadata, separators=(",", ":"))
-        recorded_param = connection.ops.adapt_datetimefield_value(recorded_at)
-        job_param = _uuid_param(job_id)
-        json_slot = "%s::jsonb" if postgres else "%s"
-        row_slot = f"(%s, %s, %s, %s, %s, %s, {json_slot}, {json_slot}, %s, %s, %s)"
-
-        rows: list[tuple[Any, ...]] = []
-        for offset, event in enumerate(events):
-            current[event.stream] += 1
-            rows.append(
-                (
-                    campaign_param,
-                    first_sequence + offset,
-                    event.stream,
-                    current[event.stream],
-                    event.type,
-                    event.schema_version,
-                    json.dumps(event.payload, separators=(",", ":")),
-                    metadata_json,
-                    idempotency_key,
-                    job_param,
-                    recorded_param,
-                )
+    first_version: dict[str, int] = {}
+    for _, _, stream, version in inserted:
+        first_version.setdefault(stream, version)
+    for stream, expected in expected_versions.items():
+        found_at = first_version[stream] - 1 if stream in first_version else None
+        if found_at is None:
+            found_at = stream_version(campaign_id, stream)
+        if found_at != expected:
+            # Raising rolls the whole append back: nothing of it is kept.
+            raise ConcurrencyConflict(
+                "event.version_conflict",
+                f"Stream {stream} is at version {found_at}, not {expected}: someone else "
+                "changed it first. Read it again and retry.",
+                field="expected_version",
             )
-        positions: list[int] = []
-        for start in range(0, len(rows), _INSERT_CHUNK):
-            chunk = rows[start : start + _INSERT_CHUNK]
-            cursor.execute(
-                "INSERT INTO eventlog_event (campaign_id, sequence, stream, version, type, "
-                "schema_version, payload, metadata, idempotency_key, job_id, recorded_at) "
-                f"VALUES {', '.join([row_slot] * len(chunk))} RETURNING position",
-                [value for row in chunk for value in row],
-            )
-            positions.extend(row[0] for row in cursor.fetchall())
 
     stored = [
         StoredEvent(
             position=position,
             campaign_id=campaign_id,
-            sequence=row[1],
-            stream=row[2],
-            version=row[3],
-            type=row[4],
-            schema_version=row[5],
+            sequence=sequence,
+            stream=stream,
+            version=version,
+            type=event.type,
+            schema_version=event.schema_version,
             payload=event.payload,
-            metadata=dict(base_metadata),
+            metadata=dict(metadata),
             idempotency_key=idempotency_key,
             job_id=job_id,
             recorded_at=recorded_at,
         )
-        for position, row, event in zip(sorted(positions), rows, events, strict=True)
+        for (position, sequence, stream, version), event in zip(inserted, events, strict=True)
     ]
     if project:
         from eventlog.projections import apply_inline
 
         apply_inline(campaign_id, stored)
     return AppendResult(events=stored, fingerprint=fingerprint)
+
+
+def server_bound_cursor() -> Any:
+    """A psycopg cursor on Django's connection (so in its transaction) that binds parameters on
+    the server: PostgreSQL then keeps the append statement prepared."""
+    import psycopg
+
+    connection.ensure_connection()
+    return psycopg.Cursor(connection.connection)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    campaign: object
+    events: Sequence[NewEvent]
+    metadata: str
+    idempotency_key: str | None
+    job: object
+    recorded_at: object
+
+    def stream_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for event in self.events:
+            counts[event.stream] = counts.get(event.stream, 0) + 1
+        return counts
+
+
+Inserted = list[tuple[int, int, str, int]]  # position, sequence, stream, version
+
+
+def _insert_in_one_statement(cursor: Any, batch: _Batch) -> Inserted:
+    """PostgreSQL: lock the campaign, bump the stream versions and insert the events in one
+    round trip.
+
+    The campaign head upsert takes the campaign's row lock first (the stream upsert reads from
+    it, so it runs after), and ``ON CONFLICT DO UPDATE`` always works on the latest committed
+    row, so the sequence and versions are current even when the statement waited for the lock.
+    """
+    inserted: Inserted = []
+    for start in range(0, len(batch.events), _INSERT_CHUNK):
+        chunk = batch.events[start : start + _INSERT_CHUNK]
+        chunk_counts: dict[str, int] = {}
+        for event in chunk:
+            chunk_counts[event.stream] = chunk_counts.get(event.stream, 0) + 1
+        remaining = dict(chunk_counts)
+        chunk_later = []
+        for event in chunk:
+            remaining[event.stream] -= 1
+            chunk_later.append(remaining[event.stream])
+        stream_rows = ", ".join(["(%s::varchar, %s::integer)"] * len(chunk_counts))
+        event_rows = ", ".join(
+            ["(%s::integer, %s::varchar, %s::integer, %s::varchar, %s::smallint, %s::jsonb)"]
+            * len(chunk)
+        )
+        params: list[Any] = [batch.campaign, len(chunk), batch.campaign]
+        for stream, count in chunk_counts.items():
+            params.extend((stream, count))
+        params.extend(
+            (batch.campaign, len(chunk), batch.metadata, batch.idempotency_key, batch.job,
+             batch.recorded_at)
+        )  # fmt: skip
+        for index, (event, after) in enumerate(zip(chunk, chunk_later, strict=True)):
+            params.extend(
+                (index + 1, event.stream, after, event.type, event.schema_version,
+                 json.dumps(event.payload, separators=(",", ":")))
+            )  # fmt: skip
+        cursor.execute(
+            "WITH head AS ("
+            " INSERT INTO eventlog_campaignhead AS h (campaign_id, last_sequence) VALUES (%s, %s)"
+            " ON CONFLICT (campaign_id) DO UPDATE"
+            " SET last_sequence = h.last_sequence + excluded.last_sequence"
+            " RETURNING last_sequence"
+            "), streams AS ("
+            " INSERT INTO eventlog_streamhead AS s (campaign_id, stream, version)"
+            f" SELECT %s, v.stream, v.n FROM head, (VALUES {stream_rows}) AS v(stream, n)"
+            " ON CONFLICT (campaign_id, stream) DO UPDATE"
+            " SET version = s.version + excluded.version"
+            " RETURNING stream, version"
+            ") "
+            "INSERT INTO eventlog_event (campaign_id, sequence, stream, version, type,"
+            " schema_version, payload, metadata, idempotency_key, job_id, recorded_at)"
+            " SELECT %s, head.last_sequence - %s + e.k, e.stream, streams.version - e.later,"
+            " e.type, e.schema_version, e.payload, %s::jsonb, %s, %s::uuid, %s::timestamptz"
+            f" FROM head, (VALUES {event_rows}) AS e(k, stream, later, type, schema_version,"
+            " payload) JOIN streams ON streams.stream = e.stream"
+            " ORDER BY e.k RETURNING position, sequence, stream, version",
+            params,
+            prepare=True,
+        )
+        inserted.extend(sorted(cursor.fetchall(), key=lambda row: row[1]))
+    return inserted
+
+
+def _insert_step_by_step(cursor: Any, batch: _Batch) -> Inserted:
+    """Any database with upserts and RETURNING (SQLite): the same work in three statements.
+
+    SQLite allows one writer at a time, so the transaction already holds the database's write
+    lock and every statement sees the latest data.
+    """
+    counts = batch.stream_counts()
+    cursor.execute(
+        "INSERT INTO eventlog_campaignhead AS h (campaign_id, last_sequence) VALUES (%s, %s) "
+        "ON CONFLICT (campaign_id) DO UPDATE "
+        "SET last_sequence = h.last_sequence + excluded.last_sequence RETURNING last_sequence",
+        [batch.campaign, len(batch.events)],
+    )
+    first_sequence = cursor.fetchone()[0] - len(batch.events) + 1
+    cursor.execute(
+        "INSERT INTO eventlog_streamhead AS s (campaign_id, stream, version) VALUES "
+        + ", ".join(["(%s, %s, %s)"] * len(counts))
+        + " ON CONFLICT (campaign_id, stream) DO UPDATE SET version = s.version + excluded.version"
+        " RETURNING stream, version",
+        [value for stream, count in counts.items() for value in (batch.campaign, stream, count)],
+    )
+    next_version = {stream: version - counts[stream] for stream, version in cursor.fetchall()}
+    rows: list[tuple[Any, ...]] = []
+    for offset, event in enumerate(batch.events):
+        next_version[event.stream] += 1
+        rows.append(
+            (batch.campaign, first_sequence + offset, event.stream, next_version[event.stream],
+             event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":")),
+             batch.metadata, batch.idempotency_key, batch.job, batch.recorded_at)
+        )  # fmt: skip
+    inserted: Inserted = []
+    for start in range(0, len(rows), _INSERT_CHUNK):
+        chunk = rows[start : start + _INSERT_CHUNK]
+        cursor.execute(
+            "INSERT INTO eventlog_event (campaign_id, sequence, stream, version, type, "
+            "schema_version, payload, metadata, idempotency_key, job_id, recorded_at) VALUES "
+            + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(chunk))
+            + " RETURNING position, sequence, stream, version",
+            [value for row in chunk for value in row],
+        )
+        inserted.extend(sorted(cursor.fetchall(), key=lambda row: row[1]))
+    return inserted
 
 
 def read(
@@ -381,8 +489,8 @@ def last_sequence(campaign_id: uuid.UUID) -> int:
 def stream_version(campaign_id: uuid.UUID, stream: str) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT MAX(version) FROM eventlog_event WHERE campaign_id = %s AND stream = %s",
+            "SELECT version FROM eventlog_streamhead WHERE campaign_id = %s AND stream = %s",
             [_uuid_param(campaign_id), stream],
         )
         row = cursor.fetchone()
-    return row[0] or 0
+    return row[0] if row else 0

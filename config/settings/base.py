@@ -87,6 +87,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    # Let psycopg keep prepared statements, so the append statement is planned once per
+    # connection (see eventlog/store.py). Set DB_PREPARE_THRESHOLD=none behind a pooler in
+    # transaction mode, which cannot carry prepared statements across transactions.
+    prepare_threshold = env.str("DB_PREPARE_THRESHOLD", default="5")
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if prepare_threshold.lower() == "none" else int(prepare_threshold)
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
