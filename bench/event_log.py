@@ -6,7 +6,7 @@ table first (the baseline), then Muster doing the same work with every guarantee
 (campaign lock, stream versions, idempotency check, inline projection), and prints events per
 second and the ratio to the baseline.
 
-    python -m bench.event_log [--events 2000] [--batches 200] [--fold 100000]
+    python -m bench.event_log [--events 3000] [--batches 300] [--fold 100000] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -173,18 +173,21 @@ class RawSqlite:
         self.conn.close()
 
 
-def muster_append_one(campaign: uuid.UUID, count: int) -> None:
+def muster_append_one(campaign: uuid.UUID, count: int, *, project: bool = True) -> None:
     stream = f"campaign:{campaign}"
     note = NoteRecorded(**PAYLOAD)
     for _ in range(count):
-        store.append(campaign, [NewEvent.of(note, stream=stream)], actor_id=1)
+        store.append(campaign, [NewEvent.of(note, stream=stream)], actor_id=1, project=project)
 
 
-def muster_append_batches(campaign: uuid.UUID, batches: int, size: int) -> None:
+def muster_append_batches(
+    campaign: uuid.UUID, batches: int, size: int, *, project: bool = True
+) -> None:
     stream = f"campaign:{campaign}"
     note = NoteRecorded(**PAYLOAD)
     for _ in range(batches):
-        store.append(campaign, [NewEvent.of(note, stream=stream) for _ in range(size)], actor_id=1)
+        events = [NewEvent.of(note, stream=stream) for _ in range(size)]
+        store.append(campaign, events, actor_id=1, project=project)
 
 
 def muster_fold(campaign: uuid.UUID) -> int:
@@ -192,29 +195,78 @@ def muster_fold(campaign: uuid.UUID) -> int:
     return len(rows.tables.get("campaigns.journalnote", {}))
 
 
-def run(events: int, batches: int, fold: int) -> list[tuple[str, Figure, Figure]]:
+def interleaved(
+    rounds: int, baseline: Callable[[], Figure], ours: Callable[[], Figure]
+) -> tuple[Figure, Figure]:
+    """Alternate the two measurements and keep each one's median round, so a slow moment of the
+    machine does not land on one side only."""
+    pairs = []
+    for round_number in range(rounds):
+        if round_number % 2:
+            second, first = ours(), baseline()
+        else:
+            first, second = baseline(), ours()
+        pairs.append((first, second))
+    middle = rounds // 2
+    return (
+        sorted((p[0] for p in pairs), key=lambda f: f.rate)[middle],
+        sorted((p[1] for p in pairs), key=lambda f: f.rate)[middle],
+    )
+
+
+def run(events: int, batches: int, fold: int, rounds: int) -> list[tuple[str, Figure, Figure]]:
     raw = RawPostgres() if connection.vendor == "postgresql" else RawSqlite()
     try:
-        results = []
-        a, b = uuid.uuid4(), uuid.uuid4()
-        results.append(
+        per_round = max(1, events // rounds)
+        batches_per_round = max(1, batches // rounds)
+        results = [
             (
                 "append_one",
-                timed("raw single-row insert per transaction", events,
-                      lambda: raw.insert_one(a, events)),
-                timed("Muster append, 1 event", events, lambda: muster_append_one(b, events)),
-            )
-        )  # fmt: skip
-        a, b = uuid.uuid4(), uuid.uuid4()
-        results.append(
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw single-row insert per transaction", per_round,
+                                  lambda: raw.insert_one(uuid.uuid4(), per_round)),
+                    lambda: timed("Muster append, 1 event + journal row", per_round,
+                                  lambda: muster_append_one(uuid.uuid4(), per_round)),
+                ),
+            ),
+            (
+                "append_one",
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw single-row insert per transaction", per_round,
+                                  lambda: raw.insert_one(uuid.uuid4(), per_round)),
+                    lambda: timed("Muster append, 1 event, log only", per_round,
+                                  lambda: muster_append_one(uuid.uuid4(), per_round,
+                                                            project=False)),
+                ),
+            ),
             (
                 "append_batch",
-                timed("raw executemany, 100 rows per transaction", batches * 100,
-                      lambda: raw.insert_batches(a, batches, 100)),
-                timed("Muster append, 100 events", batches * 100,
-                      lambda: muster_append_batches(b, batches, 100)),
-            )
-        )  # fmt: skip
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw executemany, 100 rows per transaction",
+                                  batches_per_round * 100,
+                                  lambda: raw.insert_batches(uuid.uuid4(), batches_per_round, 100)),
+                    lambda: timed("Muster append, 100 events, log only", batches_per_round * 100,
+                                  lambda: muster_append_batches(uuid.uuid4(), batches_per_round,
+                                                                100, project=False)),
+                ),
+            ),
+            (
+                "append_batch",
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw executemany, 100 rows per transaction",
+                                  batches_per_round * 100,
+                                  lambda: raw.insert_batches(uuid.uuid4(), batches_per_round, 100)),
+                    lambda: timed("Muster append, 100 events + journal rows",
+                                  batches_per_round * 100,
+                                  lambda: muster_append_batches(uuid.uuid4(), batches_per_round,
+                                                                100)),
+                ),
+            ),
+        ]  # fmt: skip
         a, b = uuid.uuid4(), uuid.uuid4()
         raw.insert_batches(a, fold // 1000, 1000)
         with transaction.atomic():
@@ -227,10 +279,14 @@ def run(events: int, batches: int, fold: int) -> list[tuple[str, Figure, Figure]
         results.append(
             (
                 "fold",
-                timed("raw ordered read into dicts", fold, lambda: raw.read_all(a)),
-                timed("Muster fold (read, upcast, project)", fold, lambda: muster_fold(b)),
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw ordered read into dicts", fold, lambda: raw.read_all(a)),
+                    lambda: timed("Muster fold (read, upcast, project)", fold,
+                                  lambda: muster_fold(b)),
+                ),
             )
-        )
+        )  # fmt: skip
         return results
     finally:
         raw.close()
@@ -238,9 +294,10 @@ def run(events: int, batches: int, fold: int) -> list[tuple[str, Figure, Figure]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=2000, help="one-event appends")
-    parser.add_argument("--batches", type=int, default=200, help="100-event appends")
+    parser.add_argument("--events", type=int, default=3000, help="one-event appends")
+    parser.add_argument("--batches", type=int, default=300, help="100-event appends")
     parser.add_argument("--fold", type=int, default=100_000, help="events folded (x1000)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median kept)")
     args = parser.parse_args()
 
     creation = connection.creation
@@ -249,7 +306,7 @@ def main() -> None:
     try:
         print(f"Event log benchmark on {connection.vendor} ({scratch}), scratch database")
         print(f"{'operation':44} {'events/s':>12}   ratio  target")
-        for key, baseline, ours in run(args.events, args.batches, args.fold):
+        for key, baseline, ours in run(args.events, args.batches, args.fold, args.rounds):
             ratio = ours.rate / baseline.rate
             verdict = "ok" if ratio >= TARGETS[key] else "BELOW"
             print(f"{baseline.name:44} {baseline.rate:12,.0f}")

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -34,8 +36,13 @@ Row = dict[str, Any]
 Step = Callable[["Rows", StoredEvent], None]
 
 
+_ALREADY_NATIVE = frozenset({str, int, float, bool, type(None), list, dict})
+
+
 def native(value: Any) -> Any:
     """The JSON-native form rows hold: ids and dates as strings."""
+    if type(value) in _ALREADY_NATIVE:
+        return value
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, dt.datetime | dt.date):
@@ -190,8 +197,41 @@ def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) 
     rows = list(rows)
     if not rows:
         return
+    statements = _statements(model, upsert, connection.vendor)
+    fields = model._meta.concrete_fields
+    if connection.vendor == "postgresql":
+        columns = [
+            [_postgres_param(field, row, is_json) for row in rows]
+            for field, is_json in zip(fields, statements.json_columns, strict=True)
+        ]
+        with store.server_bound_cursor() as cursor:
+            if len(rows) == 1:
+                cursor.execute(statements.one_row, [c[0] for c in columns], prepare=True)
+            else:
+                cursor.execute(statements.many_rows, columns, prepare=True)
+        return
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 500):
+            chunk = rows[start : start + 500]
+            cursor.execute(
+                statements.many_rows.format(rows=", ".join([statements.one_row] * len(chunk))),
+                [_portable_param(field, row) for row in chunk for field in fields],
+            )
+
+
+@dataclass(frozen=True)
+class _Statements:
+    one_row: str
+    many_rows: str
+    json_columns: tuple[bool, ...] = ()
+
+
+@functools.cache
+def _statements(model: type[models.Model], upsert: bool, vendor: str) -> _Statements:
+    """The SQL that writes rows of ``model``, built once per model."""
     fields = model._meta.concrete_fields
     quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
     columns = ", ".join(quote(f.column) for f in fields)
     pk = model._meta.pk
     conflict = ""
@@ -202,36 +242,31 @@ def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) 
         conflict = f" ON CONFLICT ({quote(pk.column)}) DO " + (
             f"UPDATE SET {updates}" if updates else "NOTHING"
         )
-    postgres = connection.vendor == "postgresql"
-    if postgres:
-        slot = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in fields) + ")"
-    else:
-        slot = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    convert = _postgres_param if postgres else _portable_param
-    for start in range(0, len(rows), 500):
-        chunk = rows[start : start + 500]
-        params = [convert(field, row) for row in chunk for field in fields]
-        sql = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
-            + ", ".join([slot] * len(chunk))
-            + conflict
+    if vendor == "postgresql":
+        # Many rows travel as one binary array per column: one short statement whatever the
+        # number of rows, which PostgreSQL keeps prepared.
+        types = [f.db_type(connection) for f in fields]
+        values = ", ".join(f"%s::{t}" for t in types)
+        arrays = ", ".join(f"%b::{t}[]" for t in types)
+        return _Statements(
+            one_row=f"INSERT INTO {table} ({columns}) VALUES ({values}){conflict}",
+            many_rows=f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays}){conflict}",
+            json_columns=tuple(isinstance(f, models.JSONField) for f in fields),
         )
-        if postgres:
-            with store.server_bound_cursor() as cursor:
-                cursor.execute(sql, params, prepare=True)
-        else:
-            with connection.cursor() as cursor:
-                cursor.execute(sql, params)
+    return _Statements(
+        one_row="(" + ", ".join(["%s"] * len(fields)) + ")",
+        many_rows=f"INSERT INTO {table} ({columns}) VALUES {{rows}}{conflict}",
+    )
 
 
 def _value(field: models.Field, row: Row) -> Any:
     return row[field.attname] if field.attname in row else field.get_default()
 
 
-def _postgres_param(field: models.Field, row: Row) -> Any:
+def _postgres_param(field: models.Field, row: Row, is_json: bool) -> Any:
     # Rows hold JSON-native values; PostgreSQL casts the text forms of ids and dates itself.
-    value = _value(field, row)
-    if isinstance(field, models.JSONField) and value is not None:
+    value = row[field.attname] if field.attname in row else field.get_default()
+    if is_json and value is not None:
         return json.dumps(value, separators=(",", ":"))
     return value
 
