@@ -72,13 +72,6 @@ class AllocationOverflow(enum.StrEnum):
     FIRST_FIGURE = "first_figure"
 
 
-class AllocationLargeSquad(enum.StrEnum):
-    """How hits are allocated in a squad of more than 12 figures (no SG2 die fits)."""
-
-    UNIFORM = "uniform"
-    SPLIT = "split"
-
-
 class AllocateBeforePenetration(enum.StrEnum):
     """Whether hits are allocated before the impact vs armour rolls (P.36)."""
 
@@ -550,13 +543,6 @@ class SG2Options:
         metadata=option(
             description="Where an allocation roll above the number of figures lands",
             source="SG2 P.36; SG2-C Allocating Casualties",
-        ),
-    )
-    allocation_large_squad: AllocationLargeSquad = field(
-        default=AllocationLargeSquad.UNIFORM,
-        metadata=option(
-            description="Allocating hits in a squad of more than 12 figures",
-            source="SG2-C Allocating Casualties (gap)",
         ),
     )
     rewound_kills: bool = field(

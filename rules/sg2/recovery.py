@@ -21,6 +21,7 @@ from rules.sg2.campaign import (
     time_multiplier,
 )
 from rules.sg2.scales import Fatigue
+from rules.sg2.vehicles import VehicleDamage
 
 
 class FatigueDropAppliesTo(enum.StrEnum):
@@ -227,15 +228,6 @@ def injured_trooper_recovery(
     days = roll.result * multiplier
     returns_on = None if battle_day is None else battle_day + days
     return InjuredRecovery(False, days, returns_on, (roll,))
-
-
-class VehicleDamage(enum.StrEnum):
-    """A vehicle's damage state carried out of a battle (SG2 P.38-39)."""
-
-    IMMOBILISED = "immobilised"
-    SYSTEMS_DAMAGED = "systems_damaged"
-    DISABLED = "disabled"
-    DESTROYED = "destroyed"
 
 
 BOOK_REPAIR_DAYS: Mapping[VehicleDamage, int] = {

@@ -16,7 +16,6 @@ from rules.sg2.recovery import (
     BattleCounterReset,
     FatigueDropAppliesTo,
     UnfitUnitFate,
-    VehicleDamage,
     exhausted_withdrawal_test,
     fate_of_unfit_unit,
     fatigue_after_battle,
@@ -25,6 +24,7 @@ from rules.sg2.recovery import (
     vehicle_repair,
 )
 from rules.sg2.scales import Fatigue
+from rules.sg2.vehicles import VehicleDamage
 
 # --- fatigue after battle -------------------------------------------------------------------
 
