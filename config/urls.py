@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
@@ -13,6 +14,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="docs", permanent=False), name="home"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("healthz", healthz, name="healthz"),
