@@ -10,6 +10,8 @@ from pydantic import Field, model_validator
 from eventlog.catalogue import EventPayload, event_type
 
 Die = Literal[4, 6, 8, 10, 12]
+Role = Literal["umpire", "player", "observer"]
+MAX_FORCES_PER_MEMBER = 100
 
 
 class DieRoll(EventPayload):
@@ -37,6 +39,9 @@ class CampaignCreated(EventPayload):
     ruleset: Literal["sg2", "fad"]
     options: dict[str, object]
     umpire_id: int
+    umpire_username: str = Field(
+        default="", max_length=150, description="The umpire's username when the campaign began."
+    )
     seed_commitment: str = Field(
         pattern="^[0-9a-f]{64}$",
         description="SHA-256 of the campaign's dice seed, published so rolls can be verified.",
@@ -71,4 +76,51 @@ class DiceRolled(EventPayload):
     def _total_is_the_sum(self) -> DiceRolled:
         if self.total != sum(roll.result for roll in self.rolls):
             raise ValueError("total must be the sum of the rolls")
+        return self
+
+
+@event_type("campaigns.MemberAdded", stream="campaign")
+class MemberAdded(EventPayload):
+    """A user joined the campaign as umpire, player or observer; a player commands forces."""
+
+    user_id: int
+    username: str = Field(min_length=1, max_length=150)
+    role: Role
+    force_ids: list[uuid.UUID] = Field(default_factory=list, max_length=MAX_FORCES_PER_MEMBER)
+
+
+@event_type("campaigns.MemberChanged", stream="campaign")
+class MemberChanged(EventPayload):
+    """A member's role or forces changed."""
+
+    user_id: int
+    role: Role
+    force_ids: list[uuid.UUID] = Field(default_factory=list, max_length=MAX_FORCES_PER_MEMBER)
+
+
+@event_type("campaigns.MemberRemoved", stream="campaign")
+class MemberRemoved(EventPayload):
+    """A user left the campaign, or was removed from it by an umpire."""
+
+    user_id: int
+    reason: str = Field(min_length=1, max_length=500)
+
+
+@event_type("campaigns.OptionsChanged", stream="campaign")
+class OptionsChanged(EventPayload):
+    """The umpire changed the campaign's options; ``options`` holds all of them afterwards."""
+
+    options: dict[str, object]
+    changes: dict[str, dict[str, object]] = Field(
+        min_length=1, description='Each changed option: {"from": old value, "to": new value}.'
+    )
+    reason: str = Field(min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def _changes_say_from_and_to(self) -> OptionsChanged:
+        for name, change in self.changes.items():
+            if set(change) != {"from", "to"}:
+                raise ValueError(f"the change of {name} must give exactly 'from' and 'to'")
+            if self.options.get(name) != change["to"]:
+                raise ValueError(f"the change of {name} does not match the new options")
         return self

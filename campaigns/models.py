@@ -35,7 +35,10 @@ class Membership(models.Model):
     key = models.CharField(primary_key=True, max_length=80)
     campaign_id = models.UUIDField()
     user_id = models.IntegerField(db_index=True)
+    username = models.CharField(max_length=150, blank=True, default="")
     role = models.CharField(max_length=20, choices=Role.choices)
+    # The ids (as strings) of the forces a player commands; umpires and observers have none.
+    force_ids = models.JSONField(default=list, blank=True)
     joined_at = models.DateTimeField()
 
     class Meta:
@@ -44,7 +47,7 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"user {self.user_id} is {self.role}"
+        return f"{self.username or f'user {self.user_id}'} is {self.role}"
 
 
 class JournalNote(models.Model):
@@ -82,6 +85,25 @@ class DiceTrayRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose}: {self.total}"
+
+
+class CampaignHistoryEntry(models.Model):
+    """One campaign-level event told in plain words: the campaign's history page."""
+
+    position = models.BigIntegerField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    sequence = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=100)
+    summary = models.TextField()
+    actor_id = models.IntegerField(null=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["sequence"]
+        verbose_name_plural = "campaign history entries"
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} {self.summary[:60]}"
 
 
 class CampaignSeed(models.Model):

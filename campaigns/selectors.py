@@ -7,7 +7,7 @@ import uuid
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign, CampaignHistoryEntry, Membership
 from eventlog.errors import NotFound, PermissionDenied
 
 
@@ -37,3 +37,33 @@ def require_umpire(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.
     if membership.role != Membership.Role.UMPIRE:
         raise PermissionDenied("campaign.umpire_only", "Only the campaign's umpire may do this.")
     return membership
+
+
+def require_reader(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Membership:
+    """Any member may read a campaign: umpires, players and observers."""
+    return membership_get(user=user, campaign_id=campaign_id)
+
+
+def visible_force_ids(membership: Membership) -> set[str] | None:
+    """The forces a member may see: ``None`` for every force (umpires and observers), or the
+    ids of the forces a player commands."""
+    if membership.role == Membership.Role.PLAYER:
+        return {str(force_id) for force_id in membership.force_ids}
+    return None
+
+
+def members_list(*, campaign_id: uuid.UUID) -> QuerySet[Membership]:
+    return Membership.objects.filter(campaign_id=campaign_id).order_by("joined_at", "user_id")
+
+
+def member_get(*, campaign_id: uuid.UUID, user_id: int) -> Membership:
+    membership = Membership.objects.filter(campaign_id=campaign_id, user_id=user_id).first()
+    if membership is None:
+        raise NotFound(
+            "member.not_found", "That user is not a member of this campaign.", field="user_id"
+        )
+    return membership
+
+
+def history_list(*, campaign_id: uuid.UUID) -> QuerySet[CampaignHistoryEntry]:
+    return CampaignHistoryEntry.objects.filter(campaign_id=campaign_id).order_by("sequence")

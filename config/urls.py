@@ -4,10 +4,17 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from campaigns.api.log import CampaignVoidsApi
 from config.health import healthz
 
 api_v1 = [
     path("", include("campaigns.api.urls")),
+    path("", include("rosters.api.urls")),
+    path(
+        "campaigns/<uuid:campaign_id>/voids/",
+        CampaignVoidsApi.as_view(),
+        name="campaign-voids",
+    ),
     path("auth/token/", obtain_auth_token, name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -7,4 +7,4 @@ class EventLogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from eventlog import signals  # noqa: F401
+        from eventlog import events, signals  # noqa: F401

@@ -83,6 +83,8 @@ class StreamHead(models.Model):
                 fields=["campaign_id", "stream"], name="eventlog_streamhead_unique"
             )
         ]
+        # Finding which campaign an entity (``unit:<id>``...) belongs to.
+        indexes = [models.Index(fields=["stream"], name="eventlog_streamhead_stream")]
 
     def __str__(self) -> str:
         return f"{self.stream} at {self.version}"

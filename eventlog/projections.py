@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 
 from eventlog import store
+from eventlog.events import VOIDED
 from eventlog.models import ProjectionSnapshot
 from eventlog.store import StoredEvent
 
@@ -308,6 +309,10 @@ class Projection:
         if step is not None:
             step(rows, event)
 
+    def record_void(self, rows: Rows, event: StoredEvent, void: StoredEvent) -> None:
+        """Called instead of :meth:`apply` for a voided event, so a projection that keeps a
+        history can say what was voided and why. The default records nothing."""
+
 
 _PROJECTIONS: dict[str, Projection] = {}
 
@@ -329,7 +334,14 @@ def get(name: str) -> Projection:
 
 
 def apply_inline(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> None:
-    """Fold freshly appended events into the read-model tables, in the append's transaction."""
+    """Fold freshly appended events into the read-model tables, in the append's transaction.
+
+    A voided event changes everything that followed it, so appending a void rebuilds the
+    campaign's read models instead, skipping every voided event.
+    """
+    if any(event.type == VOIDED for event in events):
+        rebuild(campaign_id)
+        return
     interested = [p for p in registered() if any(event.type in p.steps for event in events)]
     if not interested:
         return
@@ -344,14 +356,37 @@ def fold_events(
     events: Iterable[StoredEvent],
     projections: Sequence[Projection] | None = None,
     rows: MemoryRows | None = None,
+    *,
+    voided: dict[int, StoredEvent] | None = None,
 ) -> MemoryRows:
-    """Fold events into memory rows, from ``rows`` if given."""
+    """Fold events into memory rows, from ``rows`` if given, leaving out voided events."""
     projections = list(projections or registered())
     rows = rows if rows is not None else MemoryRows()
     for event in events:
-        for projection in projections:
-            projection.apply(rows, event)
+        _apply(projections, rows, event, voided or {})
     return rows
+
+
+def _apply(
+    projections: Sequence[Projection],
+    rows: Rows,
+    event: StoredEvent,
+    voided: dict[int, StoredEvent],
+) -> None:
+    void = voided.get(event.sequence)
+    for projection in projections:
+        if void is None:
+            projection.apply(rows, event)
+        else:
+            projection.record_void(rows, event, void)
+
+
+def voids(campaign_id: uuid.UUID, upto: int | None = None) -> dict[int, StoredEvent]:
+    """The campaign's voids up to ``upto``: voided sequence -> the void event."""
+    return {
+        event.payload["sequence"]: event
+        for event in store.read(campaign_id, types=[VOIDED], upto=upto)
+    }
 
 
 def _snapshot_key(projections: Sequence[Projection]) -> str:
@@ -365,25 +400,38 @@ def fold_as_of(
 ) -> MemoryRows:
     """The read models of a campaign as they stood after event ``upto`` (all events if None).
 
-    Starts from the latest cached snapshot at or before ``upto``. When the fold crosses a multiple
-    of ``MUSTER_SNAPSHOT_INTERVAL``, the state at the last such boundary is cached for next time.
+    Events voided by a void at or before ``upto`` are left out; a void that came later had not
+    happened yet at that point. Starts from the latest cached snapshot it can trust, and caches
+    the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes.
     """
     projections = list(projections or registered())
     key = _snapshot_key(projections)
-    snapshots = ProjectionSnapshot.objects.filter(campaign_id=campaign_id, projection_key=key)
-    if upto is not None:
-        snapshots = snapshots.filter(sequence__lte=upto)
-    snapshot = snapshots.order_by("-sequence").first()
+    target = store.last_sequence(campaign_id) if upto is None else upto
+    voided = voids(campaign_id, target)
+
+    def trustworthy(at: int) -> bool:
+        # A snapshot at ``at`` folded the events up to ``at`` with the voids known then; it is
+        # wrong for this fold if a later void (still within ``target``) voided one of them.
+        return not any(seq <= at < void.sequence for seq, void in voided.items())
+
+    snapshot = next(
+        (
+            s
+            for s in ProjectionSnapshot.objects.filter(
+                campaign_id=campaign_id, projection_key=key, sequence__lte=target
+            ).order_by("-sequence")
+            if trustworthy(s.sequence)
+        ),
+        None,
+    )
     start = snapshot.sequence if snapshot else 0
     rows = MemoryRows(snapshot.state if snapshot else None)
     interval = settings.MUSTER_SNAPSHOT_INTERVAL
-    target = store.last_sequence(campaign_id) if upto is None else upto
     last_boundary = target - target % interval
     boundary: tuple[int, str] | None = None
-    for event in store.read(campaign_id, after=start, upto=upto):
-        for projection in projections:
-            projection.apply(rows, event)
-        if event.sequence == last_boundary:
+    for event in store.read(campaign_id, after=start, upto=target):
+        _apply(projections, rows, event, voided)
+        if event.sequence == last_boundary and trustworthy(last_boundary):
             boundary = (event.sequence, json.dumps(rows.tables))
     if boundary is not None:
         try:
@@ -410,12 +458,12 @@ def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = 
     projections = registered()
     rows = MemoryRows()
     with transaction.atomic():
+        voided = voids(campaign_id)
         for projection in projections:
             for model in projection.models:
                 model._default_manager.filter(campaign_id=campaign_id).delete()
         for event in store.read(campaign_id):
-            for projection in projections:
-                projection.apply(rows, event)
+            _apply(projections, rows, event, voided)
             if progress is not None:
                 progress(1)
         for projection in projections:

@@ -1,4 +1,4 @@
-"""Appending an event an umpire wrote by hand (``POST /campaigns/{id}/events/``)."""
+"""Commands on the log itself: appending an event written by hand, and voiding an event."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import uuid
 from typing import Any
 
 from eventlog import catalogue, store
-from eventlog.errors import CommandError, ConcurrencyConflict
+from eventlog.errors import CommandError, ConcurrencyConflict, NotFound, StateConflict
+from eventlog.events import VOIDED, EventVoided
+from eventlog.projections import voids
 from eventlog.store import AppendResult, NewEvent
 
 
@@ -73,3 +75,38 @@ def event_append(
             field="Idempotency-Key",
         )
     return result
+
+
+UNVOIDABLE = frozenset({"campaigns.CampaignCreated", VOIDED})
+
+
+def event_void(
+    *, campaign_id: uuid.UUID, sequence: int, reason: str, actor_id: int
+) -> AppendResult:
+    """Void an earlier event of the campaign: read models are recomputed without it.
+
+    The voided event stays in the log and the void is an event of its own, so the history shows
+    both. A campaign's creation, a void, and an event already voided cannot be voided.
+    """
+    target = next(iter(store.read(campaign_id, after=sequence - 1, upto=sequence)), None)
+    if target is None:
+        raise NotFound(
+            "void.unknown_event", f"Event #{sequence} is not in this campaign.", field="sequence"
+        )
+    if target.type in UNVOIDABLE:
+        raise CommandError(
+            "void.not_voidable", f"A {target.type} event cannot be voided.", field="sequence"
+        )
+    if sequence in voids(campaign_id):
+        raise StateConflict(
+            "void.already_voided", f"Event #{sequence} is already voided.", field="sequence"
+        )
+    if not reason or not reason.strip():
+        raise CommandError("void.reason_required", "Say why the event is voided.", field="reason")
+    void = EventVoided(sequence=sequence, reason=reason.strip())
+    return store.append(
+        campaign_id,
+        [NewEvent.of(void, stream=f"campaign:{campaign_id}")],
+        actor_id=actor_id,
+        metadata={"voids": target.type},
+    )

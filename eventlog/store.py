@@ -520,3 +520,23 @@ def stream_version(campaign_id: uuid.UUID, stream: str) -> int:
         )
         row = cursor.fetchone()
     return row[0] if row else 0
+
+
+def campaign_of_stream(stream: str) -> uuid.UUID | None:
+    """The campaign a stream (``unit:<id>``, ``battle:<id>``...) belongs to, if it exists."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT campaign_id FROM eventlog_streamhead WHERE stream = %s", [stream])
+        row = cursor.fetchone()
+    return _as_uuid(row[0]) if row else None
+
+
+def stream_bounds(campaign_id: uuid.UUID, stream: str) -> tuple[int, int] | None:
+    """The first and last campaign sequence of a stream's events, if it has any."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT MIN(sequence), MAX(sequence) FROM eventlog_event "
+            "WHERE campaign_id = %s AND stream = %s",
+            [_uuid_param(campaign_id), stream],
+        )
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row and row[0] is not None else None

@@ -6,7 +6,7 @@ import uuid
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +24,7 @@ from eventlog.api.serializers import (
 )
 from eventlog.errors import CommandError, NotFound
 from eventlog.models import Job
-from eventlog.services import event_append
+from eventlog.services import event_append, event_void
 
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000
@@ -155,3 +155,26 @@ class JobDetailApi(APIView):
         except NotFound:
             raise NotFound("job.not_found", "No such job.") from None
         return Response(JobSerializer(job).data)
+
+
+class VoidInputSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(min_value=1, help_text="The event to void.")
+    reason = serializers.CharField(max_length=500)
+
+
+class CampaignVoidsApi(APIView):
+    """Void a mistaken event: everything after it is recomputed as if it never happened; the
+    log keeps both the event and the void."""
+
+    @extend_schema(request=VoidInputSerializer, responses={201: EventOutputSerializer})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = VoidInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = event_void(
+            campaign_id=campaign_id,
+            sequence=body.validated_data["sequence"],
+            reason=body.validated_data["reason"],
+            actor_id=request.user.pk,
+        )
+        return Response(event_to_json(result.events[0]), status=status.HTTP_201_CREATED)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns.api import log, views
+from campaigns.api import log, members, views
 
 urlpatterns = [
     path("campaigns/", views.CampaignListApi.as_view(), name="campaign-list"),
@@ -20,6 +20,32 @@ urlpatterns = [
     path(
         "campaigns/<uuid:campaign_id>/dice/", views.CampaignDiceApi.as_view(), name="campaign-dice"
     ),
+    path(
+        "campaigns/<uuid:campaign_id>/members/",
+        members.CampaignMembersApi.as_view(),
+        name="campaign-members",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/members/<int:user_id>/",
+        members.CampaignMemberDetailApi.as_view(),
+        name="campaign-member",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/api-clients/",
+        members.CampaignApiClientsApi.as_view(),
+        name="campaign-api-clients",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/options/",
+        views.CampaignOptionsApi.as_view(),
+        name="campaign-options",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/history/",
+        views.CampaignHistoryApi.as_view(),
+        name="campaign-history",
+    ),
+    path("rulesets/", views.RulesetListApi.as_view(), name="ruleset-list"),
     path("event-types/", log.EventTypesApi.as_view(), name="event-types"),
     path("jobs/<uuid:job_id>/", log.JobDetailApi.as_view(), name="job-detail"),
 ]

@@ -1,4 +1,5 @@
-"""Campaigns over HTTP: create and list campaigns, read one (as of any point), the dice tray."""
+"""Campaigns over HTTP: create and list campaigns, read one (as of any point), their options and
+history, and the dice tray."""
 
 from __future__ import annotations
 
@@ -6,17 +7,19 @@ import uuid
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
-from campaigns.models import Campaign, JournalNote, Membership
+from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
 from eventlog.api.serializers import JobSerializer, event_to_json
 from eventlog.errors import CommandError
 from eventlog.models import Job
+from rules.options import options_schema
 from rules.rulesets import Ruleset
 
 
@@ -211,3 +214,100 @@ class CampaignDiceApi(APIView):
         response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
         return response
+
+
+class OptionsOutputSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    options = serializers.JSONField()
+    schema = serializers.JSONField(help_text="JSON Schema of the ruleset's options.")
+
+
+class OptionsChangeSerializer(serializers.Serializer):
+    changes = serializers.DictField(help_text="The options to change and their new values.")
+    reason = serializers.CharField(max_length=services.MAX_REASON_LENGTH)
+
+
+def _options_json(campaign: Campaign) -> dict:
+    return OptionsOutputSerializer(
+        {
+            "ruleset": campaign.ruleset,
+            "options": campaign.options,
+            "schema": options_schema(campaign.ruleset),
+        }
+    ).data
+
+
+class CampaignOptionsApi(APIView):
+    """The campaign's options: the choices the rules leave to the umpire. Changes are recorded
+    in the log with their reason."""
+
+    @extend_schema(responses=OptionsOutputSerializer)
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        return Response(_options_json(campaign))
+
+    @extend_schema(request=OptionsChangeSerializer, responses=OptionsOutputSerializer)
+    def patch(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        body = OptionsChangeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.options_change(
+            campaign=Campaign.objects.get(pk=campaign_id),
+            changes=body.validated_data["changes"],
+            reason=body.validated_data["reason"],
+            actor=request.user,
+        )
+        return Response(_options_json(Campaign.objects.get(pk=campaign_id)))
+
+
+class RulesetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    options_schema = serializers.JSONField()
+
+
+class RulesetListApi(APIView):
+    """The rulesets a campaign can be played under, with the JSON Schema of their options."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RulesetSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(
+            RulesetSerializer(
+                [
+                    {"name": r.value, "label": r.label, "options_schema": options_schema(r)}
+                    for r in Ruleset
+                ],
+                many=True,
+            ).data
+        )
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    type = serializers.CharField()
+    summary = serializers.CharField()
+    actor_id = serializers.IntegerField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+
+class CampaignHistoryApi(APIView):
+    """What happened in the campaign, in plain words: its creation, options, members, journal
+    and dice. ``?as_of=<sequence>`` shows the history as it stood after that event."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("as_of", int, description="Sequence number of an event.")],
+        responses=HistoryEntrySerializer(many=True),
+    )
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.require_reader(user=request.user, campaign_id=campaign_id)
+        as_of = parse_as_of(request)
+        if as_of is None:
+            entries = selectors.history_list(campaign_id=campaign_id)
+        else:
+            rows = projections.fold_as_of(
+                campaign_id, as_of, [projections.get(CampaignProjection.name)]
+            )
+            entries = sorted(rows.all(CampaignHistoryEntry), key=lambda row: row["sequence"])
+        return Response(HistoryEntrySerializer(entries, many=True).data)

@@ -1,0 +1,34 @@
+from django.urls import path
+
+from rosters.api import views
+
+urlpatterns = [
+    path(
+        "campaigns/<uuid:campaign_id>/forces/",
+        views.CampaignForcesApi.as_view(),
+        name="campaign-forces",
+    ),
+    path("forces/<uuid:force_id>/", views.ForceDetailApi.as_view(), name="force-detail"),
+    path("units/<uuid:unit_id>/", views.UnitDetailApi.as_view(), name="unit-detail"),
+    path("units/<uuid:unit_id>/history/", views.UnitHistoryApi.as_view(), name="unit-history"),
+    path("troopers/<uuid:trooper_id>/", views.TrooperDetailApi.as_view(), name="trooper-detail"),
+    path("vehicles/<uuid:vehicle_id>/", views.VehicleDetailApi.as_view(), name="vehicle-detail"),
+]
+for action in views.UNIT_ACTIONS:
+    urlpatterns.append(
+        path(
+            f"units/<uuid:unit_id>/{action}/",
+            views.UnitAdjustApi.as_view(),
+            {"action": action},
+            name=f"unit-{action}",
+        )
+    )
+for action in views.TROOPER_ACTIONS:
+    urlpatterns.append(
+        path(
+            f"troopers/<uuid:trooper_id>/{action}/",
+            views.TrooperAdjustApi.as_view(),
+            {"action": action},
+            name=f"trooper-{action}",
+        )
+    )

@@ -1,0 +1,297 @@
+"""Rosters over HTTP: forces, units, troopers and vehicles, now or as of any point, their
+histories, and the umpire's adjustments."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.models import Campaign, Membership
+from campaigns.selectors import membership_get, require_umpire
+from eventlog.api.serializers import event_to_json
+from eventlog.errors import CommandError, NotFound
+from rosters import selectors, services
+from rosters.models import Trooper, Unit
+from rosters.roster_file import RosterFileError
+
+AS_OF_PARAMETERS = [
+    OpenApiParameter("as_of", int, description="Show it as it stood after this event."),
+    OpenApiParameter("as_of_battle", uuid.UUID, description="Show it around this battle..."),
+    OpenApiParameter("side", str, enum=["before", "after"], description="...before or after it."),
+]
+
+
+class RosterRejected(CommandError):
+    """A roster file with problems; every problem is listed."""
+
+    def __init__(self, error: RosterFileError) -> None:
+        first = error.problems[0]
+        count = len(error.problems)
+        super().__init__(
+            first.code,
+            f"The roster file has {count} problem{'s' if count != 1 else ''}; the first: "
+            f"{first.message}",
+            field=first.path,
+        )
+        self.problems = error.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **super().as_dict(),
+            "problems": [
+                {
+                    "path": p.path,
+                    "line": p.line,
+                    "field": p.field,
+                    "code": p.code,
+                    "message": p.message,
+                }
+                for p in self.problems
+            ],
+        }
+
+
+def _view_for(request: Request, campaign_id: uuid.UUID):
+    upto = selectors.resolve_as_of(
+        campaign_id,
+        as_of=request.query_params.get("as_of"),
+        as_of_battle=request.query_params.get("as_of_battle"),
+        side=request.query_params.get("side"),
+    )
+    return selectors.roster_view(campaign_id, upto), upto
+
+
+def _not_then(kind: str) -> NotFound:
+    return NotFound(f"{kind}.not_found", f"No such {kind} at that point.")
+
+
+def _entity(request: Request, kind: str, entity_id: uuid.UUID) -> tuple[Membership, uuid.UUID]:
+    campaign_id = selectors.campaign_of(kind, entity_id)
+    try:
+        membership = membership_get(user=request.user, campaign_id=campaign_id)
+    except NotFound:
+        raise NotFound(f"{kind}.not_found", f"No such {kind}.") from None
+    return membership, campaign_id
+
+
+class ForceImportSerializer(serializers.Serializer):
+    roster = serializers.CharField(help_text="The roster file's text, YAML or JSON.")
+    source = serializers.CharField(required=False, default="upload", max_length=200)
+
+
+class CampaignForcesApi(APIView):
+    """A campaign's forces; umpires load new ones from roster files."""
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        membership = membership_get(user=request.user, campaign_id=campaign_id)
+        view, _ = _view_for(request, campaign_id)
+        allowed = selectors.readable_forces(membership)
+        return Response(
+            [
+                {
+                    **selectors.force_outline(view, force),
+                    "readable": allowed is None or str(force["id"]) in allowed,
+                }
+                for force in view.forces()
+            ]
+        )
+
+    @extend_schema(request=ForceImportSerializer, responses={201: dict})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = ForceImportSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        campaign = Campaign.objects.get(pk=campaign_id)
+        try:
+            force = services.force_import_text(
+                campaign=campaign,
+                text=body.validated_data["roster"],
+                source=body.validated_data["source"],
+                actor=request.user,
+            )
+        except RosterFileError as error:
+            raise RosterRejected(error) from None
+        view = selectors.CurrentRoster(campaign_id)
+        return Response(
+            selectors.force_detail(view, view.force(force.id)), status=status.HTTP_201_CREATED
+        )
+
+
+class ForceDetailApi(APIView):
+    """A force's organisation as a tree of units with their troopers and vehicles."""
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, force_id: uuid.UUID) -> Response:
+        membership, campaign_id = _entity(request, "force", force_id)
+        view, _ = _view_for(request, campaign_id)
+        force = view.force(force_id)
+        if force is None:
+            raise _not_then("force")
+        selectors.check_force_readable(membership, force_id)
+        return Response(selectors.force_detail(view, force))
+
+
+class UnitDetailApi(APIView):
+    """A unit: strength against TO&E, quality, leadership, fatigue, status, its troopers."""
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
+        membership, campaign_id = _entity(request, "unit", unit_id)
+        view, _ = _view_for(request, campaign_id)
+        unit = view.unit(unit_id)
+        if unit is None:
+            raise _not_then("unit")
+        selectors.check_force_readable(membership, unit["force_id"])
+        return Response(selectors.unit_detail(view, unit))
+
+
+class UnitHistoryApi(APIView):
+    """Every change to a unit, oldest first, with its cause in plain words."""
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
+        membership, campaign_id = _entity(request, "unit", unit_id)
+        view, _ = _view_for(request, campaign_id)
+        unit = view.unit(unit_id)
+        if unit is None:
+            raise _not_then("unit")
+        selectors.check_force_readable(membership, unit["force_id"])
+        return Response({"unit": unit["name"], "history": view.unit_history(unit_id)})
+
+
+class TrooperDetailApi(APIView):
+    """A trooper with their service record."""
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, trooper_id: uuid.UUID) -> Response:
+        membership, campaign_id = _entity(request, "trooper", trooper_id)
+        view, _ = _view_for(request, campaign_id)
+        trooper = view.trooper(trooper_id)
+        if trooper is None:
+            raise _not_then("trooper")
+        selectors.check_force_readable(membership, trooper["force_id"])
+        return Response(selectors.trooper_detail(view, trooper))
+
+
+class VehicleDetailApi(APIView):
+    """A vehicle with its damage state and the day its repair ends."""
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, vehicle_id: uuid.UUID) -> Response:
+        membership, campaign_id = _entity(request, "vehicle", vehicle_id)
+        view, _ = _view_for(request, campaign_id)
+        vehicle = view.vehicle(vehicle_id)
+        if vehicle is None:
+            raise _not_then("vehicle")
+        selectors.check_force_readable(membership, vehicle["force_id"])
+        return Response(vehicle)
+
+
+# --- Adjustments ---------------------------------------------------------------------------------
+
+
+class AdjustmentSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+    quality = serializers.CharField(required=False, max_length=20)
+    leadership = serializers.IntegerField(required=False)
+    name = serializers.CharField(required=False, max_length=200)
+    to_unit_id = serializers.UUIDField(required=False)
+    with_unit_id = serializers.UUIDField(required=False)
+
+
+def _required(data: dict[str, Any], field: str) -> Any:
+    if data.get(field) in (None, ""):
+        raise CommandError("invalid.required", f"{field}: This field is required.", field=field)
+    return data[field]
+
+
+def _same_campaign_unit(campaign_id: uuid.UUID, unit_id: uuid.UUID, field: str) -> Unit:
+    unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
+    if unit is None:
+        raise CommandError("unit.not_found", "No such unit in this campaign.", field=field)
+    return unit
+
+
+UNIT_ACTIONS = {
+    "quality": lambda c, u, d, a: services.unit_quality_set(
+        campaign=c, unit=u, quality=_required(d, "quality"), reason=d["reason"], actor=a
+    ),
+    "leadership": lambda c, u, d, a: services.unit_leadership_set(
+        campaign=c, unit=u, leadership=_required(d, "leadership"), reason=d["reason"], actor=a
+    ),
+    "attach": lambda c, u, d, a: services.unit_attach(
+        campaign=c,
+        unit=u,
+        to_unit=_same_campaign_unit(c.id, _required(d, "to_unit_id"), "to_unit_id"),
+        reason=d["reason"],
+        actor=a,
+    ),
+    "detach": lambda c, u, d, a: services.unit_detach(
+        campaign=c, unit=u, reason=d["reason"], actor=a
+    ),
+    "regroup": lambda c, u, d, a: services.units_regroup(
+        campaign=c,
+        unit=u,
+        other=_same_campaign_unit(c.id, _required(d, "with_unit_id"), "with_unit_id"),
+        reason=d["reason"],
+        actor=a,
+    ),
+    "disband": lambda c, u, d, a: services.unit_disband(
+        campaign=c, unit=u, reason=d["reason"], actor=a
+    ),
+}
+
+TROOPER_ACTIONS = {
+    "rename": lambda c, t, d, a: services.trooper_rename(
+        campaign=c, trooper=t, name=_required(d, "name"), reason=d["reason"], actor=a
+    ),
+    "transfer": lambda c, t, d, a: services.trooper_transfer(
+        campaign=c,
+        trooper=t,
+        to_unit=_same_campaign_unit(c.id, _required(d, "to_unit_id"), "to_unit_id"),
+        reason=d["reason"],
+        actor=a,
+    ),
+}
+
+
+class UnitAdjustApi(APIView):
+    """The umpire's adjustments to a unit: ``quality``, ``leadership``, ``attach``, ``detach``,
+    ``regroup`` and ``disband``, each with a reason."""
+
+    @extend_schema(request=AdjustmentSerializer, responses={201: dict})
+    def post(self, request: Request, unit_id: uuid.UUID, action: str) -> Response:
+        _, campaign_id = _entity(request, "unit", unit_id)
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = AdjustmentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
+        if unit is None:
+            raise NotFound("unit.not_found", "No such unit.")
+        campaign = Campaign.objects.get(pk=campaign_id)
+        event = UNIT_ACTIONS[action](campaign, unit, body.validated_data, request.user)
+        return Response(event_to_json(event), status=status.HTTP_201_CREATED)
+
+
+class TrooperAdjustApi(APIView):
+    """The umpire's adjustments to a trooper: ``rename`` and ``transfer``, each with a reason."""
+
+    @extend_schema(request=AdjustmentSerializer, responses={201: dict})
+    def post(self, request: Request, trooper_id: uuid.UUID, action: str) -> Response:
+        _, campaign_id = _entity(request, "trooper", trooper_id)
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = AdjustmentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        trooper = Trooper.objects.filter(campaign_id=campaign_id, id=trooper_id).first()
+        if trooper is None:
+            raise NotFound("trooper.not_found", "No such trooper.")
+        campaign = Campaign.objects.get(pk=campaign_id)
+        event = TROOPER_ACTIONS[action](campaign, trooper, body.validated_data, request.user)
+        return Response(event_to_json(event), status=status.HTTP_201_CREATED)

@@ -1,0 +1,153 @@
+"""Event types of the rosters app: raising forces and the umpire's adjustments to them."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from eventlog.catalogue import EventPayload, event_type
+from rosters.vocabulary import TrooperRole, UnitKind, UnitStatus, VehicleState
+
+Reason = Field(min_length=1, max_length=500, description="Why the umpire made the change.")
+
+
+@event_type("rosters.ForceRaised", stream="force")
+class ForceRaised(EventPayload):
+    """A force joined the campaign (its units, troopers and vehicles follow)."""
+
+    force_id: uuid.UUID
+    name: str = Field(min_length=1, max_length=200)
+    side: str = Field(min_length=1, max_length=100)
+    description: str = ""
+    source: str = Field(default="", description="The roster file it was loaded from.")
+
+
+@event_type("rosters.UnitRaised", stream="unit")
+class UnitRaised(EventPayload):
+    """A unit was formed in a force, with its quality, leadership and TO&E strength."""
+
+    unit_id: uuid.UUID
+    force_id: uuid.UUID
+    parent_id: uuid.UUID | None = None
+    order: int = Field(ge=0, description="Position among its siblings in the roster.")
+    name: str = Field(min_length=1, max_length=200)
+    kind: UnitKind
+    level: int | None = Field(default=None, ge=0, le=4)
+    quality: str | None = None
+    leadership: int | None = Field(default=None, ge=1, le=3)
+    resolve: str | None = None
+    fatigue: Literal["fresh", "tired", "exhausted"] | None = None
+    mission_motivation: Literal["low", "medium", "high"] | None = None
+    toe_strength: int = Field(ge=0)
+    specialists: list[str] = Field(default_factory=list)
+    status: UnitStatus = UnitStatus.IN_THE_LINE
+    attached_to: uuid.UUID | None = None
+
+
+@event_type("rosters.TrooperEnlisted", stream="trooper")
+class TrooperEnlisted(EventPayload):
+    """A trooper joined a unit."""
+
+    trooper_id: uuid.UUID
+    unit_id: uuid.UUID
+    force_id: uuid.UUID
+    order: int = Field(ge=0)
+    name: str = Field(min_length=1, max_length=200)
+    role: TrooperRole = TrooperRole.LINE
+    weapon: str = ""
+    armour: str = ""
+    armour_die: Literal[4, 6, 8, 10, 12] | None = None
+    power_armour: bool = False
+    specialism: str = ""
+
+
+@event_type("rosters.VehicleCommissioned", stream="vehicle")
+class VehicleCommissioned(EventPayload):
+    """A vehicle joined a unit."""
+
+    vehicle_id: uuid.UUID
+    unit_id: uuid.UUID
+    force_id: uuid.UUID
+    order: int = Field(ge=0)
+    name: str = Field(min_length=1, max_length=200)
+    vehicle_class: str = ""
+    size: int = Field(ge=1, le=5)
+    capacity: int = Field(ge=0)
+    armour: int | None = Field(default=None, ge=0, le=5)
+    state: VehicleState = VehicleState.OPERATIONAL
+
+
+@event_type("rosters.UnitQualitySet", stream="unit")
+class UnitQualitySet(EventPayload):
+    """The umpire set a unit's quality (the book's alternative to improvement points)."""
+
+    unit_id: uuid.UUID
+    quality: str
+    reason: str = Reason
+
+
+@event_type("rosters.UnitLeadershipSet", stream="unit")
+class UnitLeadershipSet(EventPayload):
+    """The umpire set a unit's leadership value."""
+
+    unit_id: uuid.UUID
+    leadership: int = Field(ge=1, le=3)
+    reason: str = Reason
+
+
+@event_type("rosters.TrooperRenamed", stream="trooper")
+class TrooperRenamed(EventPayload):
+    """The umpire renamed a trooper."""
+
+    trooper_id: uuid.UUID
+    name: str = Field(min_length=1, max_length=200)
+    reason: str = Reason
+
+
+@event_type("rosters.TrooperTransferred", stream="trooper")
+class TrooperTransferred(EventPayload):
+    """A trooper moved to another unit of the same force."""
+
+    trooper_id: uuid.UUID
+    to_unit_id: uuid.UUID
+    reason: str = Reason
+
+
+@event_type("rosters.UnitAttached", stream="unit")
+class UnitAttached(EventPayload):
+    """A unit was attached to another unit of its force."""
+
+    unit_id: uuid.UUID
+    to_unit_id: uuid.UUID
+    reason: str = Reason
+
+
+@event_type("rosters.UnitDetached", stream="unit")
+class UnitDetached(EventPayload):
+    """A unit's attachment ended."""
+
+    unit_id: uuid.UUID
+    reason: str = Reason
+
+
+@event_type("rosters.UnitsRegrouped", stream="unit")
+class UnitsRegrouped(EventPayload):
+    """Two depleted units were merged into one (SG2 P.17 REGROUPING)."""
+
+    unit_id: uuid.UUID
+    merged_unit_id: uuid.UUID
+    quality: str
+    leadership: int = Field(ge=1, le=3)
+    fatigue: Literal["fresh", "tired", "exhausted"]
+    trooper_ids: list[uuid.UUID] = Field(description="Troopers who moved into the unit.")
+    reason: str = Reason
+
+
+@event_type("rosters.UnitDisbanded", stream="unit")
+class UnitDisbanded(EventPayload):
+    """A unit was disbanded; its remaining troopers leave the roster with it."""
+
+    unit_id: uuid.UUID
+    reason: str = Reason

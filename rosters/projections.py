@@ -1,0 +1,402 @@
+"""Folds from roster events into forces, units, troopers, vehicles and their histories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventlog.projections import Projection, Rows, register
+from eventlog.store import StoredEvent
+from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
+from rosters.vocabulary import TrooperStatus, UnitStatus
+
+
+def _label(value: str | None) -> str:
+    return (value or "").replace("_", " ").capitalize()
+
+
+def unit_history(
+    rows: Rows,
+    event: StoredEvent,
+    unit_id: Any,
+    summary: str,
+    changes: dict[str, Any] | None = None,
+    *,
+    battle_id: Any = None,
+    dice: list[dict[str, Any]] | None = None,
+) -> None:
+    """Add a line to a unit's history."""
+    rows.put(
+        UnitHistoryEntry,
+        {
+            "key": f"{event.position}:{unit_id}",
+            "campaign_id": event.campaign_id,
+            "unit_id": unit_id,
+            "sequence": event.sequence,
+            "event_type": event.type,
+            "summary": summary,
+            "changes": changes or {},
+            "battle_id": battle_id,
+            "dice": dice or [],
+            "recorded_at": event.recorded_at,
+        },
+    )
+
+
+def service_record(
+    rows: Rows,
+    event: StoredEvent,
+    trooper_id: Any,
+    summary: str,
+    *,
+    battle_id: Any = None,
+    dice: list[dict[str, Any]] | None = None,
+) -> None:
+    """Add a line to a trooper's service record."""
+    rows.put(
+        TrooperRecordEntry,
+        {
+            "key": f"{event.position}:{trooper_id}",
+            "campaign_id": event.campaign_id,
+            "trooper_id": trooper_id,
+            "sequence": event.sequence,
+            "event_type": event.type,
+            "summary": summary,
+            "battle_id": battle_id,
+            "dice": dice or [],
+            "recorded_at": event.recorded_at,
+        },
+    )
+
+
+def _next_order(rows: Rows, unit_id: Any) -> int:
+    members = rows.find(Trooper, unit_id=unit_id)
+    return max((m["order"] for m in members), default=-1) + 1
+
+
+@register
+class RosterProjection(Projection):
+    name = "rosters"
+    models = (Force, Unit, Trooper, Vehicle, UnitHistoryEntry, TrooperRecordEntry)
+
+    @Projection.handles("rosters.ForceRaised")
+    def force_raised(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        rows.put(
+            Force,
+            {
+                "id": p["force_id"],
+                "campaign_id": event.campaign_id,
+                "name": p["name"],
+                "side": p["side"],
+                "description": p["description"],
+                "source": p["source"],
+                "raised_sequence": event.sequence,
+            },
+        )
+
+    @Projection.handles("rosters.UnitRaised")
+    def unit_raised(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        force = rows.get(Force, p["force_id"])
+        if force is None:
+            return
+        rows.put(
+            Unit,
+            {
+                "id": p["unit_id"],
+                "campaign_id": event.campaign_id,
+                "force_id": p["force_id"],
+                "parent_id": p["parent_id"],
+                "order": p["order"],
+                "name": p["name"],
+                "kind": p["kind"],
+                "level": p["level"],
+                "quality": p["quality"] or "",
+                "leadership": p["leadership"],
+                "resolve": p["resolve"] or "",
+                "fatigue": p["fatigue"] or "",
+                "mission_motivation": p["mission_motivation"] or "",
+                "toe_strength": p["toe_strength"],
+                "specialists": p["specialists"],
+                "status": p["status"],
+                "attached_to": p["attached_to"],
+                "merged_into": None,
+                "experience_points": 0,
+            },
+        )
+        facts = [f"{_label(p['kind'])} raised in {force['name']}"]
+        if p["quality"]:
+            facts.append(f"quality {_label(p['quality'])}")
+        if p["leadership"]:
+            facts.append(f"leadership {p['leadership']}")
+        if p["resolve"]:
+            facts.append(f"resolve {_label(p['resolve'])}")
+        if p["fatigue"]:
+            facts.append(_label(p["fatigue"]).lower())
+        if p["toe_strength"]:
+            facts.append(f"TO&E strength {p['toe_strength']}")
+        unit_history(rows, event, p["unit_id"], ", ".join(facts) + ".")
+
+    @Projection.handles("rosters.TrooperEnlisted")
+    def trooper_enlisted(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.put(
+            Trooper,
+            {
+                "id": p["trooper_id"],
+                "campaign_id": event.campaign_id,
+                "force_id": p["force_id"],
+                "unit_id": p["unit_id"],
+                "order": p["order"],
+                "name": p["name"],
+                "role": p["role"],
+                "weapon": p["weapon"],
+                "armour": p["armour"],
+                "armour_die": p["armour_die"],
+                "power_armour": p["power_armour"],
+                "specialism": p["specialism"],
+                "status": TrooperStatus.FIT.value,
+                "hospital_until_day": None,
+                "battles_fought": 0,
+                "wounds": 0,
+                "days_in_hospital": 0,
+            },
+        )
+        role = "" if p["role"] == "line" else f" as {_label(p['role']).lower()}"
+        service_record(rows, event, p["trooper_id"], f"Joined {unit['name']}{role}.")
+
+    @Projection.handles("rosters.VehicleCommissioned")
+    def vehicle_commissioned(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.put(
+            Vehicle,
+            {
+                "id": p["vehicle_id"],
+                "campaign_id": event.campaign_id,
+                "force_id": p["force_id"],
+                "unit_id": p["unit_id"],
+                "order": p["order"],
+                "name": p["name"],
+                "vehicle_class": p["vehicle_class"],
+                "size": p["size"],
+                "capacity": p["capacity"],
+                "armour": p["armour"],
+                "state": p["state"],
+                "repair_until_day": None,
+            },
+        )
+
+    @Projection.handles("rosters.UnitQualitySet")
+    def unit_quality_set(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.update(Unit, p["unit_id"], quality=p["quality"])
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Quality set from {_label(unit['quality'])} to {_label(p['quality'])} by the "
+            f"umpire: {p['reason']}",
+            {"quality": [unit["quality"], p["quality"]]},
+        )
+
+    @Projection.handles("rosters.UnitLeadershipSet")
+    def unit_leadership_set(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.update(Unit, p["unit_id"], leadership=p["leadership"])
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Leadership set from {unit['leadership']} to {p['leadership']} by the umpire: "
+            f"{p['reason']}",
+            {"leadership": [unit["leadership"], p["leadership"]]},
+        )
+
+    @Projection.handles("rosters.TrooperRenamed")
+    def trooper_renamed(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        trooper = rows.get(Trooper, p["trooper_id"])
+        if trooper is None:
+            return
+        rows.update(Trooper, p["trooper_id"], name=p["name"])
+        summary = f"Renamed from {trooper['name']} to {p['name']}: {p['reason']}"
+        service_record(rows, event, p["trooper_id"], summary)
+        unit_history(rows, event, trooper["unit_id"], summary)
+
+    @Projection.handles("rosters.TrooperTransferred")
+    def trooper_transferred(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        trooper = rows.get(Trooper, p["trooper_id"])
+        target = rows.get(Unit, p["to_unit_id"])
+        if trooper is None or target is None:
+            return
+        source = rows.get(Unit, trooper["unit_id"])
+        source_name = source["name"] if source else "a disbanded unit"
+        rows.update(
+            Trooper, p["trooper_id"], unit_id=p["to_unit_id"], order=_next_order(rows, target["id"])
+        )
+        service_record(
+            rows,
+            event,
+            p["trooper_id"],
+            f"Transferred from {source_name} to {target['name']}: {p['reason']}",
+        )
+        unit_history(
+            rows,
+            event,
+            trooper["unit_id"],
+            f"{trooper['name']} transferred to {target['name']}: {p['reason']}",
+            {"strength": -1},
+        )
+        unit_history(
+            rows,
+            event,
+            target["id"],
+            f"{trooper['name']} joined from {source_name}: {p['reason']}",
+            {"strength": 1},
+        )
+
+    @Projection.handles("rosters.UnitAttached")
+    def unit_attached(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        target = rows.get(Unit, p["to_unit_id"])
+        if unit is None or target is None:
+            return
+        rows.update(Unit, p["unit_id"], attached_to=p["to_unit_id"])
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Attached to {target['name']}: {p['reason']}",
+            {"attached_to": [unit["attached_to"], p["to_unit_id"]]},
+        )
+        unit_history(rows, event, target["id"], f"{unit['name']} attached: {p['reason']}")
+
+    @Projection.handles("rosters.UnitDetached")
+    def unit_detached(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.update(Unit, p["unit_id"], attached_to=None)
+        former = rows.get(Unit, unit["attached_to"]) if unit["attached_to"] else None
+        where = f" from {former['name']}" if former else ""
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Detached{where}: {p['reason']}",
+            {"attached_to": [unit["attached_to"], None]},
+        )
+        if former is not None:
+            unit_history(rows, event, former["id"], f"{unit['name']} detached: {p['reason']}")
+
+    @Projection.handles("rosters.UnitsRegrouped")
+    def units_regrouped(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        merged = rows.get(Unit, p["merged_unit_id"])
+        if unit is None or merged is None:
+            return
+        rows.update(
+            Unit,
+            p["unit_id"],
+            quality=p["quality"],
+            leadership=p["leadership"],
+            fatigue=p["fatigue"],
+        )
+        order = _next_order(rows, unit["id"])
+        for offset, trooper_id in enumerate(p["trooper_ids"]):
+            trooper = rows.get(Trooper, trooper_id)
+            if trooper is None:
+                continue
+            rows.update(Trooper, trooper_id, unit_id=unit["id"], order=order + offset)
+            service_record(
+                rows,
+                event,
+                trooper_id,
+                f"Regrouped from {merged['name']} into {unit['name']}: {p['reason']}",
+            )
+        rows.update(
+            Unit,
+            merged["id"],
+            status=UnitStatus.DISBANDED.value,
+            merged_into=unit["id"],
+        )
+        changes = {
+            "quality": [unit["quality"], p["quality"]],
+            "leadership": [unit["leadership"], p["leadership"]],
+            "fatigue": [unit["fatigue"], p["fatigue"]],
+            "strength": len(p["trooper_ids"]),
+        }
+        unit_history(
+            rows,
+            event,
+            unit["id"],
+            f"Regrouped with {merged['name']} ({len(p['trooper_ids'])} troopers joined): now "
+            f"{_label(p['quality'])}, leadership {p['leadership']}, {p['fatigue']}. "
+            f"{p['reason']}",
+            changes,
+        )
+        unit_history(
+            rows,
+            event,
+            merged["id"],
+            f"Merged into {unit['name']} by regrouping: {p['reason']}",
+            {"status": [merged["status"], UnitStatus.DISBANDED.value]},
+        )
+
+    @Projection.handles("rosters.UnitDisbanded")
+    def unit_disbanded(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        rows.update(Unit, p["unit_id"], status=UnitStatus.DISBANDED.value)
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Disbanded: {p['reason']}",
+            {"status": [unit["status"], UnitStatus.DISBANDED.value]},
+        )
+
+    def record_void(self, rows: Rows, event: StoredEvent, void: StoredEvent) -> None:
+        """Keep a line in the history of the unit or trooper a voided event was about, so the
+        history shows what was voided and why."""
+        describe = VOIDED_DESCRIPTIONS.get(event.type)
+        if describe is None:
+            return
+        p = event.payload
+        summary = (
+            f"Voided: {describe(p)} (event #{event.sequence}). Reason: {void.payload['reason']}"
+        )
+        if "unit_id" in p and rows.get(Unit, p["unit_id"]) is not None:
+            unit_history(rows, void, p["unit_id"], summary, {"voided": event.sequence})
+        if "trooper_id" in p and rows.get(Trooper, p["trooper_id"]) is not None:
+            service_record(rows, void, p["trooper_id"], summary)
+
+
+VOIDED_DESCRIPTIONS = {
+    "rosters.UnitQualitySet": lambda p: f"quality set to {_label(p['quality'])}",
+    "rosters.UnitLeadershipSet": lambda p: f"leadership set to {p['leadership']}",
+    "rosters.TrooperRenamed": lambda p: f"renamed {p['name']}",
+    "rosters.TrooperTransferred": lambda p: "transfer to another unit",
+    "rosters.UnitAttached": lambda p: "attachment",
+    "rosters.UnitDetached": lambda p: "detachment",
+    "rosters.UnitsRegrouped": lambda p: "regrouping",
+    "rosters.UnitDisbanded": lambda p: "disbanding",
+}

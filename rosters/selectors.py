@@ -1,0 +1,275 @@
+"""Reading rosters, now or as they stood at any point of the log.
+
+Both views answer the same questions with plain row dicts: :class:`CurrentRoster` from the
+read-model tables (a fixed number of queries per answer, whatever the force's size) and
+:class:`FoldedRoster` from a fold of the log up to a sequence. The ``*_detail`` functions turn
+rows into what the API and the pages show.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from typing import Any, Protocol
+
+from campaigns.models import Membership
+from eventlog import projections, store
+from eventlog.errors import CommandError, NotFound, PermissionDenied
+from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
+from rosters.projections import RosterProjection
+from rosters.vocabulary import TrooperStatus, UnitKind
+from rules.sg2.scales import Fatigue
+
+Row = dict[str, Any]
+
+
+class RosterView(Protocol):
+    def force(self, force_id: Any) -> Row | None: ...
+    def forces(self) -> list[Row]: ...
+    def units(self, force_id: Any) -> list[Row]: ...
+    def troopers(self, **equal: Any) -> list[Row]: ...
+    def vehicles(self, **equal: Any) -> list[Row]: ...
+    def unit(self, unit_id: Any) -> Row | None: ...
+    def trooper(self, trooper_id: Any) -> Row | None: ...
+    def vehicle(self, vehicle_id: Any) -> Row | None: ...
+    def unit_history(self, unit_id: Any) -> list[Row]: ...
+    def service_record(self, trooper_id: Any) -> list[Row]: ...
+
+
+def _rows(queryset) -> list[Row]:
+    return [{k: projections.native(v) for k, v in row.items()} for row in queryset.values()]
+
+
+def _one(queryset) -> Row | None:
+    found = _rows(queryset[:1])
+    return found[0] if found else None
+
+
+class CurrentRoster:
+    """The roster as it stands now, from the read-model tables."""
+
+    def __init__(self, campaign_id: Any) -> None:
+        self.campaign_id = campaign_id
+
+    def force(self, force_id: Any) -> Row | None:
+        return _one(Force.objects.filter(campaign_id=self.campaign_id, id=force_id))
+
+    def forces(self) -> list[Row]:
+        return _rows(Force.objects.filter(campaign_id=self.campaign_id).order_by("raised_sequence"))
+
+    def units(self, force_id: Any) -> list[Row]:
+        return _rows(Unit.objects.filter(force_id=force_id).order_by("order"))
+
+    def troopers(self, **equal: Any) -> list[Row]:
+        return _rows(Trooper.objects.filter(**equal).order_by("order"))
+
+    def vehicles(self, **equal: Any) -> list[Row]:
+        return _rows(Vehicle.objects.filter(**equal).order_by("order"))
+
+    def unit(self, unit_id: Any) -> Row | None:
+        return _one(Unit.objects.filter(campaign_id=self.campaign_id, id=unit_id))
+
+    def trooper(self, trooper_id: Any) -> Row | None:
+        return _one(Trooper.objects.filter(campaign_id=self.campaign_id, id=trooper_id))
+
+    def vehicle(self, vehicle_id: Any) -> Row | None:
+        return _one(Vehicle.objects.filter(campaign_id=self.campaign_id, id=vehicle_id))
+
+    def unit_history(self, unit_id: Any) -> list[Row]:
+        return _rows(UnitHistoryEntry.objects.filter(unit_id=unit_id).order_by("sequence"))
+
+    def service_record(self, trooper_id: Any) -> list[Row]:
+        return _rows(TrooperRecordEntry.objects.filter(trooper_id=trooper_id).order_by("sequence"))
+
+
+class FoldedRoster:
+    """The roster as it stood after a given event, folded from the log."""
+
+    def __init__(self, campaign_id: Any, upto: int) -> None:
+        self.campaign_id = campaign_id
+        self.upto = upto
+        self.rows = projections.fold_as_of(
+            campaign_id, upto, [projections.get(RosterProjection.name)]
+        )
+
+    def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
+        return sorted(self.rows.find(model, **equal), key=lambda row: row[key])
+
+    def force(self, force_id: Any) -> Row | None:
+        return self.rows.get(Force, force_id)
+
+    def forces(self) -> list[Row]:
+        return self._ordered(Force, "raised_sequence")
+
+    def units(self, force_id: Any) -> list[Row]:
+        return self._ordered(Unit, "order", force_id=force_id)
+
+    def troopers(self, **equal: Any) -> list[Row]:
+        return self._ordered(Trooper, "order", **equal)
+
+    def vehicles(self, **equal: Any) -> list[Row]:
+        return self._ordered(Vehicle, "order", **equal)
+
+    def unit(self, unit_id: Any) -> Row | None:
+        return self.rows.get(Unit, unit_id)
+
+    def trooper(self, trooper_id: Any) -> Row | None:
+        return self.rows.get(Trooper, trooper_id)
+
+    def vehicle(self, vehicle_id: Any) -> Row | None:
+        return self.rows.get(Vehicle, vehicle_id)
+
+    def unit_history(self, unit_id: Any) -> list[Row]:
+        return self._ordered(UnitHistoryEntry, "sequence", unit_id=unit_id)
+
+    def service_record(self, trooper_id: Any) -> list[Row]:
+        return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
+
+
+# --- Where to read from --------------------------------------------------------------------------
+
+
+def resolve_as_of(
+    campaign_id: uuid.UUID,
+    *,
+    as_of: str | None,
+    as_of_battle: str | None,
+    side: str | None,
+) -> int | None:
+    """The sequence an ``?as_of=`` or ``?as_of_battle=&side=`` query means (None: now)."""
+    if as_of not in (None, "") and as_of_battle not in (None, ""):
+        raise CommandError(
+            "as_of.both", "Give as_of or as_of_battle, not both.", field="as_of_battle"
+        )
+    if as_of not in (None, ""):
+        try:
+            value = int(as_of)
+        except ValueError:
+            raise CommandError(
+                "invalid.as_of", "as_of is the sequence number of an event.", field="as_of"
+            ) from None
+        if value < 0:
+            raise CommandError("invalid.as_of", "as_of cannot be negative.", field="as_of")
+        return value
+    if as_of_battle in (None, ""):
+        return None
+    try:
+        battle_id = uuid.UUID(as_of_battle)
+    except ValueError:
+        raise CommandError(
+            "invalid.as_of_battle", "as_of_battle is a battle id.", field="as_of_battle"
+        ) from None
+    if side not in ("before", "after"):
+        raise CommandError("invalid.side", "side is 'before' or 'after' the battle.", field="side")
+    bounds = store.stream_bounds(campaign_id, f"battle:{battle_id}")
+    if bounds is None:
+        raise NotFound("battle.not_found", "No such battle in this campaign.", field="as_of_battle")
+    return bounds[0] - 1 if side == "before" else bounds[1]
+
+
+def roster_view(campaign_id: uuid.UUID, upto: int | None) -> CurrentRoster | FoldedRoster:
+    return CurrentRoster(campaign_id) if upto is None else FoldedRoster(campaign_id, upto)
+
+
+def campaign_of(kind: str, entity_id: uuid.UUID) -> uuid.UUID:
+    """The campaign an entity belongs to; unknown ids are simply not found."""
+    campaign_id = store.campaign_of_stream(f"{kind}:{entity_id}")
+    if campaign_id is None:
+        raise NotFound(f"{kind}.not_found", f"No such {kind}.")
+    return campaign_id
+
+
+def readable_forces(membership: Membership) -> set[str] | None:
+    """Forces whose details a member may read: None means all (umpires and observers); a
+    player reads the forces they are tied to."""
+    if membership.role != Membership.Role.PLAYER:
+        return None
+    return {str(force_id) for force_id in (getattr(membership, "force_ids", None) or [])}
+
+
+def check_force_readable(membership: Membership, force_id: Any) -> None:
+    allowed = readable_forces(membership)
+    if allowed is not None and str(force_id) not in allowed:
+        raise PermissionDenied(
+            "force.not_yours",
+            "This force belongs to another player; you can see its name and size only.",
+        )
+
+
+# --- What the API shows --------------------------------------------------------------------------
+
+
+def starting_confidence(unit: Row) -> str | None:
+    """The confidence the unit would start a battle at, set by its fatigue (SG2 P.19)."""
+    if not unit.get("fatigue"):
+        return None
+    return Fatigue[unit["fatigue"].upper()].starting_confidence.name.lower()
+
+
+def _present(troopers: list[Row]) -> int:
+    return sum(1 for t in troopers if TrooperStatus(t["status"]).is_present)
+
+
+def unit_summary(unit: Row, troopers: list[Row], vehicles: list[Row]) -> Row:
+    return {
+        **unit,
+        "strength": _present(troopers),
+        "starting_confidence": starting_confidence(unit),
+        "is_formation": UnitKind(unit["kind"]).is_formation,
+        "troopers": troopers,
+        "vehicles": vehicles,
+    }
+
+
+def force_detail(view: RosterView, force: Row) -> Row:
+    """A force with its units as a tree, each with its troopers and vehicles."""
+    units = view.units(force["id"])
+    troopers = view.troopers(force_id=force["id"])
+    vehicles = view.vehicles(force_id=force["id"])
+    by_unit_t: dict[str, list[Row]] = defaultdict(list)
+    for trooper in troopers:
+        by_unit_t[trooper["unit_id"]].append(trooper)
+    by_unit_v: dict[str, list[Row]] = defaultdict(list)
+    for vehicle in vehicles:
+        by_unit_v[vehicle["unit_id"]].append(vehicle)
+    nodes = {
+        u["id"]: {**unit_summary(u, by_unit_t[u["id"]], by_unit_v[u["id"]]), "units": []}
+        for u in units
+    }
+    roots = []
+    for unit in units:
+        node = nodes[unit["id"]]
+        parent = nodes.get(unit["parent_id"]) if unit["parent_id"] else None
+        (parent["units"] if parent else roots).append(node)
+    return {
+        **force,
+        "unit_count": sum(1 for u in units if not UnitKind(u["kind"]).is_formation),
+        "trooper_count": _present(troopers),
+        "units": roots,
+    }
+
+
+def force_outline(view: RosterView, force: Row) -> Row:
+    """What anyone in the campaign may see of a force: its name, side and size."""
+    units = view.units(force["id"])
+    return {
+        "id": force["id"],
+        "name": force["name"],
+        "side": force["side"],
+        "unit_count": sum(1 for u in units if not UnitKind(u["kind"]).is_formation),
+    }
+
+
+def unit_detail(view: RosterView, unit: Row) -> Row:
+    troopers = view.troopers(unit_id=unit["id"])
+    vehicles = view.vehicles(unit_id=unit["id"])
+    return unit_summary(unit, troopers, vehicles)
+
+
+def trooper_detail(view: RosterView, trooper: Row) -> Row:
+    unit = view.unit(trooper["unit_id"])
+    return {
+        **trooper,
+        "unit_name": unit["name"] if unit else None,
+        "service_record": view.service_record(trooper["id"]),
+    }
