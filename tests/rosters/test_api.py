@@ -24,7 +24,11 @@ def test_loading_a_roster_raises_exactly_its_units_troopers_and_vehicles(platoon
     assert formation["is_formation"] is True
     assert [u["name"] for u in formation["units"]] == ["Platoon HQ", "1st Squad", "2nd Squad"]
     hq = find_unit(platoon, "Platoon HQ")
-    assert [t["name"] for t in hq["troopers"]] == ["Lt. Anand Rao", "Sgt. Maggie Doyle", "Cpl. Tom Frye"]
+    assert [t["name"] for t in hq["troopers"]] == [
+        "Lt. Anand Rao",
+        "Sgt. Maggie Doyle",
+        "Cpl. Tom Frye",
+    ]
     assert [t["role"] for t in hq["troopers"]] == ["leader", "second_in_command", "medic"]
     assert [(v["name"], v["vehicle_class"], v["capacity"]) for v in hq["vehicles"]] == [
         ("Wombat 30", "APC", 8)
@@ -111,8 +115,12 @@ def test_the_umpire_sets_quality_and_the_history_says_why(platoon, umpire_api):
         ("quality", {"quality": "regular"}, 400, "invalid.required"),
         ("leadership", {"leadership": 4, "reason": "x"}, 400, "unit.leadership_range"),
         ("detach", {"reason": "x"}, 409, "unit.not_attached"),
-        ("attach", {"to_unit_id": "00000000-0000-0000-0000-000000000001", "reason": "x"}, 400,
-         "unit.not_found"),
+        (
+            "attach",
+            {"to_unit_id": "00000000-0000-0000-0000-000000000001", "reason": "x"},
+            400,
+            "unit.not_found",
+        ),
         ("regroup", {"reason": "x"}, 400, "invalid.required"),
     ],
 )
@@ -130,13 +138,19 @@ def test_a_refused_adjustment_says_why_and_appends_nothing(
 def test_transfer_rename_attach_detach_and_disband(platoon, umpire_api):
     first, second, hq = (find_unit(platoon, n) for n in ("1st Squad", "2nd Squad", "Platoon HQ"))
     rob = second["troopers"][1]
-    assert umpire_api.post(
-        f"/api/v1/troopers/{rob['id']}/transfer/",
-        {"to_unit_id": first["id"], "reason": "1st Squad needs a rifleman"},
-    ).status_code == 201
-    assert umpire_api.post(
-        f"/api/v1/troopers/{rob['id']}/rename/", {"name": "Pte. Robert Hale", "reason": "typo"}
-    ).status_code == 201
+    assert (
+        umpire_api.post(
+            f"/api/v1/troopers/{rob['id']}/transfer/",
+            {"to_unit_id": first["id"], "reason": "1st Squad needs a rifleman"},
+        ).status_code
+        == 201
+    )
+    assert (
+        umpire_api.post(
+            f"/api/v1/troopers/{rob['id']}/rename/", {"name": "Pte. Robert Hale", "reason": "typo"}
+        ).status_code
+        == 201
+    )
     assert umpire_api.get(f"/api/v1/units/{first['id']}/").json()["strength"] == 6
     assert umpire_api.get(f"/api/v1/units/{second['id']}/").json()["strength"] == 2
     record = umpire_api.get(f"/api/v1/troopers/{rob['id']}/").json()["service_record"]
@@ -144,19 +158,28 @@ def test_transfer_rename_attach_detach_and_disband(platoon, umpire_api):
         "Transferred from 2nd Squad to 1st Squad: 1st Squad needs a rifleman",
         "Renamed from Pte. Rob Hale to Pte. Robert Hale: typo",
     ]
-    assert umpire_api.post(
-        f"/api/v1/units/{second['id']}/attach/", {"to_unit_id": hq["id"], "reason": "escort"}
-    ).status_code == 201
+    assert (
+        umpire_api.post(
+            f"/api/v1/units/{second['id']}/attach/", {"to_unit_id": hq["id"], "reason": "escort"}
+        ).status_code
+        == 201
+    )
     cycle = umpire_api.post(
         f"/api/v1/units/{hq['id']}/attach/", {"to_unit_id": second["id"], "reason": "x"}
     )
     assert cycle.json()["code"] == "unit.attach_cycle"
-    assert umpire_api.post(
-        f"/api/v1/units/{second['id']}/detach/", {"reason": "escort done"}
-    ).status_code == 201
-    assert umpire_api.post(
-        f"/api/v1/units/{second['id']}/disband/", {"reason": "broken up"}
-    ).status_code == 201
+    assert (
+        umpire_api.post(
+            f"/api/v1/units/{second['id']}/detach/", {"reason": "escort done"}
+        ).status_code
+        == 201
+    )
+    assert (
+        umpire_api.post(
+            f"/api/v1/units/{second['id']}/disband/", {"reason": "broken up"}
+        ).status_code
+        == 201
+    )
     again = umpire_api.post(f"/api/v1/units/{second['id']}/disband/", {"reason": "again"})
     assert (again.status_code, again.json()["code"]) == (409, "unit.disbanded")
 
@@ -180,9 +203,7 @@ def test_regrouping_two_depleted_squads_follows_p17(platoon, umpire_api):
 def test_as_of_answers_equal_a_fold_to_the_same_point(platoon, umpire_api, campaign):
     second = find_unit(platoon, "2nd Squad")
     before = store.last_sequence(campaign.id)
-    umpire_api.post(
-        f"/api/v1/units/{second['id']}/quality/", {"quality": "regular", "reason": "x"}
-    )
+    umpire_api.post(f"/api/v1/units/{second['id']}/quality/", {"quality": "regular", "reason": "x"})
     then = umpire_api.get(f"/api/v1/units/{second['id']}/", {"as_of": before}).json()
     now = umpire_api.get(f"/api/v1/units/{second['id']}/").json()
     assert (then["quality"], now["quality"]) == ("green", "regular")
@@ -312,7 +333,9 @@ def test_players_observers_and_strangers(platoon, campaign, api_for, make_user, 
         assert outsider.get(url).status_code == 404
     trooper = first["troopers"][0]["id"]
     assert outsider.get(f"/api/v1/troopers/{trooper}/").status_code == 404
-    assert outsider.post(f"{unit_url}quality/", {"quality": "elite", "reason": "x"}).status_code == 404
+    assert (
+        outsider.post(f"{unit_url}quality/", {"quality": "elite", "reason": "x"}).status_code == 404
+    )
 
 
 def test_another_campaigns_objects_are_never_visible(platoon, api_for, make_user):
@@ -324,7 +347,9 @@ def test_another_campaigns_objects_are_never_visible(platoon, api_for, make_user
     assert other.get(f"/api/v1/forces/{platoon['id']}/").status_code == 404
 
 
-def test_the_roster_costs_a_fixed_number_of_queries(platoon, umpire_api, django_assert_max_num_queries):
+def test_the_roster_costs_a_fixed_number_of_queries(
+    platoon, umpire_api, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(12):
         response = umpire_api.get(f"/api/v1/forces/{platoon['id']}/")
     assert response.status_code == 200
