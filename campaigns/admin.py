@@ -22,7 +22,7 @@ def umpired_campaign_ids(request: HttpRequest) -> QuerySet[Membership]:
     )
 
 
-class ReadOnlyCampaignAdmin(admin.ModelAdmin):
+class ReadModelAdmin(admin.ModelAdmin):
     """Every campaign read model has a ``campaign_id``, which decides who may see its rows."""
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -56,32 +56,32 @@ class ReadOnlyCampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(ReadOnlyCampaignAdmin):
+class CampaignAdmin(ReadModelAdmin):
     list_display = ["name", "ruleset", "umpire_id", "created_at"]
     list_filter = ["ruleset"]
     search_fields = ["name"]
 
 
 @admin.register(Membership)
-class MembershipAdmin(ReadOnlyCampaignAdmin):
+class MembershipAdmin(ReadModelAdmin):
     list_display = ["username", "user_id", "role", "campaign_id", "joined_at"]
     list_filter = ["role"]
     search_fields = ["username"]
 
 
 @admin.register(JournalNote)
-class JournalNoteAdmin(ReadOnlyCampaignAdmin):
+class JournalNoteAdmin(ReadModelAdmin):
     list_display = ["sequence", "campaign_id", "__str__", "recorded_at"]
     search_fields = ["text"]
 
 
 @admin.register(DiceTrayRoll)
-class DiceTrayRollAdmin(ReadOnlyCampaignAdmin):
+class DiceTrayRollAdmin(ReadModelAdmin):
     list_display = ["sequence", "campaign_id", "purpose", "total", "recorded_at"]
 
 
 @admin.register(CampaignHistoryEntry)
-class CampaignHistoryEntryAdmin(ReadOnlyCampaignAdmin):
+class CampaignHistoryEntryAdmin(ReadModelAdmin):
     list_display = ["sequence", "campaign_id", "type", "summary", "recorded_at"]
     list_filter = ["type"]
     search_fields = ["summary"]

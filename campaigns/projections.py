@@ -7,13 +7,13 @@ from collections import Counter
 from typing import Any
 
 from campaigns.models import Campaign, CampaignHistoryEntry, DiceTrayRoll, JournalNote, Membership
+from eventlog.events import VOIDED
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rules.rulesets import Ruleset
 
-# Declared by the eventlog app. Handled by name: until that type is in the catalogue no log can
-# hold such an event, so the step simply never runs.
-EVENT_VOIDED = "eventlog.EventVoided"
+# Declared by the eventlog app. Handled by name so this module does not import it: a log can only
+# hold such events once the type is in the catalogue, and until then the step never runs.
 JOURNAL_SUMMARY_LENGTH = 80
 
 
@@ -168,7 +168,7 @@ class CampaignProjection(Projection):
             f"Dice: {_dice_text(rolls)} for {event.payload['purpose']}: {faces} ({sources})",
         )
 
-    @Projection.handles(EVENT_VOIDED)
+    @Projection.handles(VOIDED)
     def event_voided(rows: Rows, event: StoredEvent) -> None:
         payload = event.payload
         _history(rows, event, f"Event #{payload['sequence']} voided: {payload['reason']}")

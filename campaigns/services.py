@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from rest_framework.authtoken.models import Token
 
@@ -215,7 +215,8 @@ def member_add(
     stream = campaign_stream(campaign.id)
     version = store.stream_version(campaign.id, stream)
     chosen = _role(role)
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    User = get_user_model()
+    user = User.objects.filter(**{User.USERNAME_FIELD: username}, is_active=True).first()
     if user is None:
         raise CommandError(
             "member.unknown_user", f"There is no user called {username!r}.", field="username"
@@ -318,14 +319,20 @@ def api_client_create(
             field="name",
         )
     _forces(campaign=campaign, role=_role(role), force_ids=force_ids)
+    taken = StateConflict(
+        "api_client.name_taken",
+        f"The name is taken: there is already a user called {username}.",
+        field="name",
+    )
     if User.objects.filter(**{User.USERNAME_FIELD: username}).exists():
-        raise StateConflict(
-            "api_client.name_taken",
-            f"The name is taken: there is already a user called {username}.",
-            field="name",
-        )
+        raise taken
     with transaction.atomic():
-        user = User.objects.create_user(**{User.USERNAME_FIELD: username}, password=None)
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(**{User.USERNAME_FIELD: username}, password=None)
+        except IntegrityError:
+            # Another request took the name between the check above and this insert.
+            raise taken from None
         token = Token.objects.create(user=user)
         member_add(
             campaign=campaign, username=username, role=role, force_ids=force_ids, actor=actor

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from eventlog.admin import ReadModelAdmin
+from campaigns.admin import ReadModelAdmin
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 
 

@@ -301,9 +301,7 @@ def test_a_player_reads_but_does_not_write(api_for, player, alice, base, campaig
         client.post(f"{base}/members/", {"username": "alice", "role": "observer"}),
         client.patch(f"{base}/members/{player.pk}/", {"force_ids": [force]}),
         client.delete(f"{base}/members/{player.pk}/", {"reason": "bored"}),
-        client.patch(
-            f"{base}/options/", {"changes": {"replacement_die": 10}, "reason": "x"}
-        ),
+        client.patch(f"{base}/options/", {"changes": {"replacement_die": 10}, "reason": "x"}),
         client.post(f"{base}/api-clients/", {"name": "bot", "role": "observer"}),
     ):
         assert response.status_code == 403

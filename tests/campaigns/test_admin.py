@@ -35,15 +35,12 @@ def staff_umpire(make_user):
 
 @pytest.fixture
 def campaigns(staff_umpire, make_user):
+    other_umpire = make_user("other-umpire")
     mine = campaign_for(staff_umpire, name="Kessler Ridge")
-    theirs = campaign_for(make_user("other-umpire"), name="Hidden Front")
-    for campaign, umpire_user in ((mine, staff_umpire), (theirs, None)):
-        actor = umpire_user or Membership.objects.get(campaign_id=campaign.id).user_id
-        author = staff_umpire if umpire_user else type(staff_umpire).objects.get(pk=actor)
+    theirs = campaign_for(other_umpire, name="Hidden Front")
+    for campaign, author in ((mine, staff_umpire), (theirs, other_umpire)):
         services.note_record(campaign=campaign, text=f"Note of {campaign.name}", actor=author)
-        services.dice_enter(
-            campaign=campaign, die=6, results=[4], purpose=f"dice of {campaign.name}", actor=author
-        )
+        services.dice_enter(campaign=campaign, die=6, results=[4], purpose="weather", actor=author)
     return mine, theirs
 
 
@@ -105,13 +102,13 @@ def test_staff_who_umpire_nothing_see_nothing(make_user, campaigns):
         assert client.get(url).status_code == 403, url
 
 
-def test_a_player_on_the_staff_does_not_see_the_campaign(staff_umpire, make_user, campaigns):
+def test_an_observer_on_the_staff_does_not_see_the_campaign(staff_umpire, make_user, campaigns):
     mine, _ = campaigns
-    player = make_user("staff-observer", is_staff=True)
+    observer = make_user("staff-observer", is_staff=True)
     services.member_add(
         campaign=mine, username="staff-observer", role="observer", force_ids=[], actor=staff_umpire
     )
-    assert logged_in(player).get("/admin/campaigns/campaign/").status_code == 403
+    assert logged_in(observer).get("/admin/campaigns/campaign/").status_code == 403
 
 
 def test_the_dice_seed_is_not_in_the_admin():
