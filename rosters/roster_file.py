@@ -375,21 +375,23 @@ class RosterProblem:
 class RosterFileError(ValueError):
     """A roster file that cannot be loaded; ``problems`` lists everything wrong with it."""
 
-    def __init__(self, problems: Sequence[RosterProblem], *, source: str = "<roster>") -> None:
+    def __init__(self, problems: Sequence[RosterProblem], source: str = "<roster>") -> None:
         self.problems = list(problems)
         self.source = source
         super().__init__(str(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from the problems, not the text, when it crosses a process boundary (a job).
+        return (type(self), (self.problems, self.source))
 
     def __str__(self) -> str:
         return "\n".join(self._line(problem) for problem in self.problems)
 
     def _line(self, problem: RosterProblem) -> str:
         where = self.source if problem.line is None else f"{self.source}:{problem.line}"
-        return (
-            f"{where}: {problem.path}: {problem.message}"
-            if problem.path
-            else (f"{where}: {problem.message}")
-        )
+        if not problem.path:
+            return f"{where}: {problem.message}"
+        return f"{where}: {problem.path}: {problem.message}"
 
 
 @dataclass
@@ -627,8 +629,13 @@ def _describe(error: Mapping[str, Any]) -> _Finding:
     kind = error["type"]
     value = error.get("input")
     ctx = error.get("ctx") or {}
-    field = path[-1] if path and isinstance(path[-1], str) else _path_text(path[-1:])
-    label = f"The {field}" if path else "The file"
+    field = path[-1] if path else ""
+    if not path:
+        label = "The file"
+    elif isinstance(field, int):
+        label = f"Each entry of {_field_of(path)}"
+    else:
+        label = f"The {field}"
 
     if kind == "missing":
         owner = _thing(path[:-1])
@@ -700,6 +707,7 @@ class _TreeCheck:
         self.findings: list[_Finding] = []
         self.keys: dict[str, Path] = {}
         self.attachments: list[tuple[Path, str, str | None]] = []
+        self.open_units: set[int] = set()  # a YAML alias can make a unit its own descendant
 
     def add(self, path: Path, code: str, message: str) -> None:
         self.findings.append(_Finding(path, code, message))
@@ -724,6 +732,14 @@ class _TreeCheck:
                     self.unit(unit, (*path, "units", index))
 
     def unit(self, unit: Mapping[str, Any], path: Path) -> None:
+        if id(unit) in self.open_units:
+            self.add(path, "roster.invalid", "A unit cannot contain itself.")
+            return
+        self.open_units.add(id(unit))
+        self.check_unit(unit, path)
+        self.open_units.discard(id(unit))
+
+    def check_unit(self, unit: Mapping[str, Any], path: Path) -> None:
         name = unit.get("name")
         called = f'"{name}"' if isinstance(name, str) and name else "This unit"
         self.key(unit, path)
@@ -931,7 +947,12 @@ def _validate(
     try:
         spec = ForceSpec.model_validate(data)
     except ValidationError as error:
-        findings.extend(_describe(item) for item in error.errors(include_url=False))
+        findings.extend(
+            _describe(item)
+            for item in error.errors(include_url=False)
+            # A unit that contains itself is reported by the tree check, in words.
+            if item["type"] != "recursion_loop"
+        )
     if isinstance(data, Mapping):
         findings.extend(_TreeCheck(ruleset, lines.of).run(data))
     if spec is not None and not findings:

@@ -27,6 +27,7 @@ class RosterView(Protocol):
     def force(self, force_id: Any) -> Row | None: ...
     def forces(self) -> list[Row]: ...
     def units(self, force_id: Any) -> list[Row]: ...
+    def all_units(self) -> list[Row]: ...
     def troopers(self, **equal: Any) -> list[Row]: ...
     def vehicles(self, **equal: Any) -> list[Row]: ...
     def unit(self, unit_id: Any) -> Row | None: ...
@@ -59,6 +60,9 @@ class CurrentRoster:
 
     def units(self, force_id: Any) -> list[Row]:
         return _rows(Unit.objects.filter(force_id=force_id).order_by("order"))
+
+    def all_units(self) -> list[Row]:
+        return _rows(Unit.objects.filter(campaign_id=self.campaign_id).order_by("order"))
 
     def troopers(self, **equal: Any) -> list[Row]:
         return _rows(Trooper.objects.filter(**equal).order_by("order"))
@@ -103,6 +107,9 @@ class FoldedRoster:
 
     def units(self, force_id: Any) -> list[Row]:
         return self._ordered(Unit, "order", force_id=force_id)
+
+    def all_units(self) -> list[Row]:
+        return self._ordered(Unit, "order")
 
     def troopers(self, **equal: Any) -> list[Row]:
         return self._ordered(Trooper, "order", **equal)
@@ -249,15 +256,21 @@ def force_detail(view: RosterView, force: Row) -> Row:
     }
 
 
-def force_outline(view: RosterView, force: Row) -> Row:
-    """What anyone in the campaign may see of a force: its name, side and size."""
-    units = view.units(force["id"])
-    return {
-        "id": force["id"],
-        "name": force["name"],
-        "side": force["side"],
-        "unit_count": sum(1 for u in units if not UnitKind(u["kind"]).is_formation),
-    }
+def force_outlines(view: RosterView) -> list[Row]:
+    """What anyone in the campaign may see of its forces: name, side and size."""
+    sizes: dict[str, int] = defaultdict(int)
+    for unit in view.all_units():
+        if not UnitKind(unit["kind"]).is_formation:
+            sizes[unit["force_id"]] += 1
+    return [
+        {
+            "id": force["id"],
+            "name": force["name"],
+            "side": force["side"],
+            "unit_count": sizes[force["id"]],
+        }
+        for force in view.forces()
+    ]
 
 
 def unit_detail(view: RosterView, unit: Row) -> Row:

@@ -95,11 +95,8 @@ class CampaignForcesApi(APIView):
         allowed = selectors.readable_forces(membership)
         return Response(
             [
-                {
-                    **selectors.force_outline(view, force),
-                    "readable": allowed is None or str(force["id"]) in allowed,
-                }
-                for force in view.forces()
+                {**outline, "readable": allowed is None or str(outline["id"]) in allowed}
+                for outline in selectors.force_outlines(view)
             ]
         )
 
