@@ -47,7 +47,11 @@ def _forces_text(force_ids: list[str]) -> str:
 
 
 def _option_value(value: object) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    # Sorted keys: PostgreSQL's jsonb does not keep the order an object was written in, and a
+    # rebuild must produce the same text as the inline path.
+    return (
+        value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    )
 
 
 def _dice_text(rolls: list[dict[str, Any]]) -> str:
@@ -106,7 +110,7 @@ class CampaignProjection(Projection):
         rows.update(Campaign, event.campaign_id, options=payload["options"])
         changes = ", ".join(
             f"{name} {_option_value(change['from'])} → {_option_value(change['to'])}"
-            for name, change in payload["changes"].items()
+            for name, change in sorted(payload["changes"].items())
         )
         _history(rows, event, f"Options changed: {changes}. Reason: {payload['reason']}")
 

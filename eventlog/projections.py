@@ -281,6 +281,8 @@ class Projection:
     and register fold steps with :meth:`step`.
 
     Every model must have a ``campaign_id`` field so a campaign's rows can be rebuilt alone.
+    Steps must not depend on the order of keys in payload objects: PostgreSQL's jsonb returns
+    them in an order of its own, so an inline fold and a rebuild would see different orders.
     Bump ``version`` whenever a step changes, so cached snapshots of the old fold are ignored.
     """
 

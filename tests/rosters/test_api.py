@@ -353,3 +353,34 @@ def test_the_roster_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(12):
         response = umpire_api.get(f"/api/v1/forces/{platoon['id']}/")
     assert response.status_code == 200
+
+
+def test_as_of_a_battle_shows_the_roster_before_and_after_it(platoon, umpire_api, campaign):
+    import uuid
+
+    from eventlog import catalogue
+    from eventlog.catalogue import EventPayload, event_type
+    from eventlog.store import NewEvent
+
+    @event_type("tests.ShotsExchanged", stream="battle")
+    class ShotsExchanged(EventPayload):
+        turn: int
+
+    try:
+        battle = uuid.uuid4()
+        second = find_unit(platoon, "2nd Squad")
+        url = f"/api/v1/units/{second['id']}/"
+        stream = f"battle:{battle}"
+        store.append(campaign.id, [NewEvent.of(ShotsExchanged(turn=1), stream=stream)])
+        umpire_api.post(f"{url}quality/", {"quality": "regular", "reason": "blooded"})
+        store.append(campaign.id, [NewEvent.of(ShotsExchanged(turn=2), stream=stream)])
+        umpire_api.post(f"{url}leadership/", {"leadership": 2, "reason": "new sergeant"})
+
+        before = umpire_api.get(url, {"as_of_battle": str(battle), "side": "before"}).json()
+        after = umpire_api.get(url, {"as_of_battle": str(battle), "side": "after"}).json()
+        now = umpire_api.get(url).json()
+        assert (before["quality"], before["leadership"]) == ("green", 3)
+        assert (after["quality"], after["leadership"]) == ("regular", 3)
+        assert (now["quality"], now["leadership"]) == ("regular", 2)
+    finally:
+        catalogue.unregister("tests.ShotsExchanged")
