@@ -7,6 +7,17 @@ from __future__ import annotations
 
 import enum
 
+from rules.sg2.command import CommandLevel
+
+__all__ = [
+    "CommandLevel",
+    "TrooperRole",
+    "TrooperStatus",
+    "UnitKind",
+    "UnitStatus",
+    "VehicleState",
+]
+
 
 class UnitKind(enum.StrEnum):
     """What a node of a force's organisation is (SG2 P.8 ORGANISING YOUR FORCES)."""
@@ -24,16 +35,6 @@ class UnitKind(enum.StrEnum):
     def is_formation(self) -> bool:
         """Formations group units; they have no troopers of their own."""
         return self in (UnitKind.COMPANY, UnitKind.PLATOON, UnitKind.SECTION)
-
-
-class CommandLevel(enum.IntEnum):
-    """SG2 P.8 COMMAND LEVELS, smallest first."""
-
-    SQUAD = 0
-    PLATOON = 1
-    COMPANY = 2
-    BATTALION = 3
-    REGIMENT = 4
 
 
 class UnitStatus(enum.StrEnum):

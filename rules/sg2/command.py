@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.dice import DiceSource, Die, Roll
+from rules.dice import DiceSource, Die, Roll, shift_die
 from rules.sg2.morale import (
     ConfidenceCircumstance,
     ConfidenceEventOutcome,
@@ -28,17 +28,6 @@ from rules.sg2.scales import (
     MissionMotivation,
     Quality,
 )
-
-_DIE_LADDER: tuple[Die, ...] = (Die.D4, Die.D6, Die.D8, Die.D10, Die.D12)
-
-
-def shift_die(die: Die, steps: int) -> Die:
-    """Shift a die up (positive) or down (negative) the ladder D4..D12, stopping at the ends.
-
-    SG2 p.6 DIE TYPE SHIFTS: shifts beyond D4 or D12 are ignored unless a rule says otherwise.
-    """
-    index = _DIE_LADDER.index(die) + steps
-    return _DIE_LADDER[min(max(index, 0), len(_DIE_LADDER) - 1)]
 
 
 class CommandLevel(enum.IntEnum):

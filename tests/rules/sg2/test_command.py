@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dice import DiceError, Die, TableDice
+from rules.dice import DiceError, Die, TableDice, shift_die
 from rules.sg2.command import (
     UNDER_STRENGTH_DIE,
     CommandLevel,
@@ -22,7 +22,6 @@ from rules.sg2.command import (
     rally,
     rally_ceiling,
     regroup,
-    shift_die,
     successor_leadership,
     under_strength,
 )
