@@ -121,74 +121,70 @@ class CampaignForcesApi(APIView):
         )
 
 
-class ForceDetailApi(APIView):
+class RosterEntityApi(APIView):
+    """Reads one force, unit, trooper or vehicle, now or as of a point, for a member allowed
+    to see its force."""
+
+    kind: str
+    lookup: str  # the RosterView method that finds it
+
+    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+        return row
+
+    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
+    def get(self, request: Request, **ids: uuid.UUID) -> Response:
+        (entity_id,) = ids.values()
+        membership, campaign_id = _entity(request, self.kind, entity_id)
+        view, _ = _view_for(request, campaign_id)
+        row = getattr(view, self.lookup)(entity_id)
+        if row is None:
+            raise _not_then(self.kind)
+        selectors.check_force_readable(
+            membership, row["id"] if self.kind == "force" else row["force_id"]
+        )
+        return Response(self.present(view, row))
+
+
+class ForceDetailApi(RosterEntityApi):
     """A force's organisation as a tree of units with their troopers and vehicles."""
 
-    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
-    def get(self, request: Request, force_id: uuid.UUID) -> Response:
-        membership, campaign_id = _entity(request, "force", force_id)
-        view, _ = _view_for(request, campaign_id)
-        force = view.force(force_id)
-        if force is None:
-            raise _not_then("force")
-        selectors.check_force_readable(membership, force_id)
-        return Response(selectors.force_detail(view, force))
+    kind, lookup = "force", "force"
+
+    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+        return selectors.force_detail(view, row)
 
 
-class UnitDetailApi(APIView):
+class UnitDetailApi(RosterEntityApi):
     """A unit: strength against TO&E, quality, leadership, fatigue, status, its troopers."""
 
-    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
-    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
-        membership, campaign_id = _entity(request, "unit", unit_id)
-        view, _ = _view_for(request, campaign_id)
-        unit = view.unit(unit_id)
-        if unit is None:
-            raise _not_then("unit")
-        selectors.check_force_readable(membership, unit["force_id"])
-        return Response(selectors.unit_detail(view, unit))
+    kind, lookup = "unit", "unit"
+
+    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+        return selectors.unit_detail(view, row)
 
 
-class UnitHistoryApi(APIView):
+class UnitHistoryApi(RosterEntityApi):
     """Every change to a unit, oldest first, with its cause in plain words."""
 
-    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
-    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
-        membership, campaign_id = _entity(request, "unit", unit_id)
-        view, _ = _view_for(request, campaign_id)
-        unit = view.unit(unit_id)
-        if unit is None:
-            raise _not_then("unit")
-        selectors.check_force_readable(membership, unit["force_id"])
-        return Response({"unit": unit["name"], "history": view.unit_history(unit_id)})
+    kind, lookup = "unit", "unit"
+
+    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+        return {"unit": row["name"], "history": view.unit_history(row["id"])}
 
 
-class TrooperDetailApi(APIView):
+class TrooperDetailApi(RosterEntityApi):
     """A trooper with their service record."""
 
-    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
-    def get(self, request: Request, trooper_id: uuid.UUID) -> Response:
-        membership, campaign_id = _entity(request, "trooper", trooper_id)
-        view, _ = _view_for(request, campaign_id)
-        trooper = view.trooper(trooper_id)
-        if trooper is None:
-            raise _not_then("trooper")
-        selectors.check_force_readable(membership, trooper["force_id"])
-        return Response(selectors.trooper_detail(view, trooper))
+    kind, lookup = "trooper", "trooper"
+
+    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+        return selectors.trooper_detail(view, row)
 
 
-class VehicleDetailApi(APIView):
+class VehicleDetailApi(RosterEntityApi):
     """A vehicle with its damage state and the day its repair ends."""
 
-    @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
-    def get(self, request: Request, vehicle_id: uuid.UUID) -> Response:
-        membership, campaign_id = _entity(request, "vehicle", vehicle_id)
-        view, _ = _view_for(request, campaign_id)
-        vehicle = view.vehicle(vehicle_id)
-        if vehicle is None:
-            raise _not_then("vehicle")
-        selectors.check_force_readable(membership, vehicle["force_id"])
-        return Response(vehicle)
+    kind, lookup = "vehicle", "vehicle"
 
 
 # --- Adjustments ---------------------------------------------------------------------------------
