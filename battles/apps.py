@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class BattlesConfig(AppConfig):
     name = "battles"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from battles import actions, events, projections  # noqa: F401

@@ -10,6 +10,7 @@ from config.health import healthz
 api_v1 = [
     path("", include("campaigns.api.urls")),
     path("", include("rosters.api.urls")),
+    path("", include("battles.api.urls")),
     path(
         "campaigns/<uuid:campaign_id>/voids/",
         CampaignVoidsApi.as_view(),

@@ -1,0 +1,155 @@
+"""Battles over HTTP: planning, committing units, the lifecycle, battle actions and the log."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles import actions, selectors, services
+from battles.models import Battle
+from campaigns.models import Campaign
+from campaigns.selectors import membership_get, require_umpire
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.errors import NotFound
+from eventlog.models import Job
+
+
+def _battle(request: Request, battle_id: uuid.UUID, *, umpire: bool = False):
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if battle is None:
+        raise NotFound("battle.not_found", "No such battle.")
+    try:
+        if umpire:
+            require_umpire(user=request.user, campaign_id=battle.campaign_id)
+        else:
+            membership_get(user=request.user, campaign_id=battle.campaign_id)
+    except NotFound:
+        raise NotFound("battle.not_found", "No such battle.") from None
+    return Campaign.objects.get(pk=battle.campaign_id), battle
+
+
+class PlanSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    day = serializers.IntegerField(min_value=0)
+    scenario = serializers.CharField(required=False, default="", allow_blank=True)
+    sides = serializers.ListField(child=serializers.DictField(), min_length=2, max_length=2)
+    attacker = serializers.CharField(required=False, allow_null=True, default=None)
+    next_on_attacker_win = serializers.UUIDField(required=False, allow_null=True, default=None)
+    next_on_defender_win = serializers.UUIDField(required=False, allow_null=True, default=None)
+
+
+class CampaignBattlesApi(APIView):
+    """A campaign's battles in order; umpires plan new ones."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        membership_get(user=request.user, campaign_id=campaign_id)
+        return Response(selectors.battles_of(campaign_id))
+
+    @extend_schema(request=PlanSerializer, responses={201: dict})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        require_umpire(user=request.user, campaign_id=campaign_id)
+        body = PlanSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        battle = services.battle_plan(
+            campaign=Campaign.objects.get(pk=campaign_id), actor=request.user, **body.validated_data
+        )
+        return Response(selectors.battle_detail(battle), status=status.HTTP_201_CREATED)
+
+
+class BattleDetailApi(APIView):
+    """A battle: its state, turn, sides and missions, the units fighting and their confidence."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, battle_id: uuid.UUID) -> Response:
+        _, battle = _battle(request, battle_id)
+        return Response(selectors.battle_detail(battle))
+
+
+class CommitSerializer(serializers.Serializer):
+    unit_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
+
+
+class EndSerializer(serializers.Serializer):
+    winner = serializers.CharField(max_length=100, help_text="A side, or 'draw'.")
+    objectives_met = serializers.ListField(child=serializers.UUIDField(), default=list)
+    withdrawn = serializers.ListField(child=serializers.UUIDField(), default=list)
+    routed = serializers.ListField(child=serializers.UUIDField(), default=list)
+    surrendered = serializers.ListField(child=serializers.UUIDField(), default=list)
+
+
+class BattleLifecycleApi(APIView):
+    """Move a battle along: ``commit`` units, ``start``, next ``turn``, ``end``."""
+
+    steps: dict[str, Any] = {
+        "commit": (CommitSerializer, services.battle_commit),
+        "start": (None, services.battle_start),
+        "turn": (None, services.turn_advance),
+        "end": (EndSerializer, services.battle_end),
+    }
+
+    @extend_schema(request=dict, responses={200: dict})
+    def post(self, request: Request, battle_id: uuid.UUID, step: str) -> Response:
+        campaign, battle = _battle(request, battle_id, umpire=True)
+        serializer, service = self.steps[step]
+        data: dict[str, Any] = {}
+        if serializer is not None:
+            body = serializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            data = body.validated_data
+        battle = service(campaign=campaign, battle=battle, actor=request.user, **data)
+        return Response(selectors.battle_detail(battle))
+
+
+class ActionSerializer(serializers.Serializer):
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Faces rolled at the table, in the order the rules use them. Leave out to "
+        "have the server roll (202 and a job).",
+    )
+
+
+class BattleActionApi(APIView):
+    """Perform a battle action. The body holds the action's parameters and, optionally, the
+    dice rolled at the table; without them the server rolls in a resolution job."""
+
+    @extend_schema(request=dict, responses={201: dict, 202: JobSerializer})
+    def post(self, request: Request, battle_id: uuid.UUID, action: str) -> Response:
+        campaign, battle = _battle(request, battle_id, umpire=True)
+        body = ActionSerializer(data={"dice": request.data.get("dice")})
+        body.is_valid(raise_exception=True)
+        params = {k: v for k, v in request.data.items() if k != "dice"}
+        result = actions.action_perform(
+            campaign=campaign,
+            battle=battle,
+            name=action,
+            params=params,
+            dice=body.validated_data["dice"],
+            actor=request.user,
+        )
+        if isinstance(result, Job):
+            job = Job.objects.get(pk=result.pk)
+            response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+            response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+            return response
+        return Response(
+            {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
+        )
+
+
+class BattleLogApi(APIView):
+    """The battle told in order and in plain words, with the dice behind each line."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, battle_id: uuid.UUID) -> Response:
+        _, battle = _battle(request, battle_id)
+        return Response({"battle": battle.name, "log": selectors.battle_log(battle.id)})

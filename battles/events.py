@@ -1,0 +1,113 @@
+"""Event types of battles: the lifecycle, and every battle action with the dice behind it."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from campaigns.events import DieRoll
+from eventlog.catalogue import EventPayload, event_type
+
+Motivation = Literal["low", "medium", "high"]
+
+
+class CasevacPlan(EventPayload):
+    """Whether a casevac flight is on call for a side, and where it waits (SG2 P.54, P.44)."""
+
+    on_call: bool = False
+    start_box: int = Field(default=2, ge=1, le=6, description="Inbound chart box it starts in.")
+    troop_capacity: int = Field(
+        default=0, ge=0, description="The casevac vehicle's troop capacity."
+    )
+    command_level: int = Field(default=2, ge=0, le=4, description="Level it is allocated at.")
+
+
+class SideMission(EventPayload):
+    """One side's mission card (SG2 P.59 MISSION CARDS)."""
+
+    side: str = Field(min_length=1, max_length=100)
+    force_ids: list[uuid.UUID] = Field(min_length=1)
+    mission_motivation: Motivation = "medium"
+    objectives: list[str] = Field(default_factory=list)
+    victory_conditions: str = ""
+    casevac: CasevacPlan = Field(default_factory=CasevacPlan)
+    medical_unit_ids: list[uuid.UUID] = Field(
+        default_factory=list, description="Specialised medical units attending (+2, P.39)."
+    )
+
+
+@event_type("battles.BattlePlanned", stream="battle")
+class BattlePlanned(EventPayload):
+    """A battle was planned: its scenario, day, the two sides' missions, and in a linear or tree
+    campaign the battles that follow an attacker's and a defender's win."""
+
+    battle_id: uuid.UUID
+    name: str = Field(min_length=1, max_length=200)
+    scenario: str = ""
+    day: int = Field(ge=0)
+    sides: list[SideMission] = Field(min_length=2, max_length=2)
+    attacker: str | None = None
+    next_on_attacker_win: uuid.UUID | None = None
+    next_on_defender_win: uuid.UUID | None = None
+
+
+class CommittedUnit(EventPayload):
+    unit_id: uuid.UUID
+    side: str
+    fatigue: Literal["fresh", "tired", "exhausted"] | None
+    starting_confidence: Literal["confident", "steady", "shaken"] | None
+    mission_motivation: Motivation
+
+
+@event_type("battles.UnitsCommitted", stream="battle")
+class UnitsCommitted(EventPayload):
+    """Units were committed to a battle; their fatigue set the confidence they start at."""
+
+    battle_id: uuid.UUID
+    units: list[CommittedUnit] = Field(min_length=1)
+
+
+@event_type("battles.BattleStarted", stream="battle")
+class BattleStarted(EventPayload):
+    """The battle began."""
+
+    battle_id: uuid.UUID
+
+
+@event_type("battles.TurnAdvanced", stream="battle")
+class TurnAdvanced(EventPayload):
+    """A new game turn began."""
+
+    battle_id: uuid.UUID
+    turn: int = Field(ge=1)
+
+
+@event_type("battles.BattleEnded", stream="battle")
+class BattleEnded(EventPayload):
+    """The battle ended: who won, which units met their own objective, which units left the
+    field and how, and (in a linear or tree campaign) the battle that comes next."""
+
+    battle_id: uuid.UUID
+    winner: str = Field(description="The winning side, or 'draw'.")
+    objectives_met: list[uuid.UUID] = Field(default_factory=list)
+    withdrawn: list[uuid.UUID] = Field(default_factory=list)
+    routed: list[uuid.UUID] = Field(default_factory=list)
+    surrendered: list[uuid.UUID] = Field(default_factory=list)
+    next_battle_id: uuid.UUID | None = None
+
+
+@event_type("battles.ConfidenceTested", stream="battle")
+class ConfidenceTested(EventPayload):
+    """A unit took a confidence test (SG2 P.20), or an event called for none."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    turn: int = Field(ge=0)
+    circumstances: list[str]
+    threat_level: int | None
+    passed: bool | None
+    confidence_before: str
+    confidence_after: str
+    dice: list[DieRoll] = Field(default_factory=list)

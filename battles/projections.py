@@ -1,0 +1,194 @@
+"""Folds from battle events into battles, sides, participants and the battle log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.models import Battle, BattleLogEntry, BattleSide, Participant
+from eventlog.projections import Projection, Rows, register
+from eventlog.store import StoredEvent
+
+
+def label(value: str | None) -> str:
+    return (value or "").replace("_", " ")
+
+
+def dice_text(dice: list[dict[str, Any]]) -> str:
+    """``d6 4, d6 2 (table)``: the faces in the order they were used."""
+    if not dice:
+        return ""
+    sources = sorted({d["source"] for d in dice})
+    faces = ", ".join(f"d{d['die']} {d['result']}" for d in dice)
+    return f" [{faces}; {' and '.join(sources)}]"
+
+
+def log(rows: Rows, event: StoredEvent, summary: str, *, n: int = 0, dice=None) -> None:
+    """Add a line to the battle log, naming the dice behind it."""
+    battle = rows.get(Battle, event.payload["battle_id"])
+    rows.put(
+        BattleLogEntry,
+        {
+            "key": f"{event.position}:{n:04d}",
+            "campaign_id": event.campaign_id,
+            "battle_id": event.payload["battle_id"],
+            "sequence": event.sequence,
+            "turn": battle["turn"] if battle else 0,
+            "event_type": event.type,
+            "summary": summary,
+            "dice": dice if dice is not None else event.payload.get("dice", []),
+            "recorded_at": event.recorded_at,
+        },
+    )
+
+
+def participant_key(battle_id: Any, unit_id: Any) -> str:
+    return f"{battle_id}:{unit_id}"
+
+
+def unit_name(rows: Rows, unit_id: Any) -> str:
+    from rosters.models import Unit
+
+    unit = rows.get(Unit, unit_id)
+    return unit["name"] if unit else "a unit"
+
+
+@register
+class BattleProjection(Projection):
+    name = "battles"
+    models = (Battle, BattleSide, Participant, BattleLogEntry)
+
+    @Projection.handles("battles.BattlePlanned")
+    def planned(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        rows.put(
+            Battle,
+            {
+                "id": p["battle_id"],
+                "campaign_id": event.campaign_id,
+                "name": p["name"],
+                "scenario": p["scenario"],
+                "day": p["day"],
+                "status": Battle.Status.PLANNED.value,
+                "turn": 0,
+                "attacker": p["attacker"] or "",
+                "winner": "",
+                "next_on_attacker_win": p["next_on_attacker_win"],
+                "next_on_defender_win": p["next_on_defender_win"],
+                "next_battle_id": None,
+                "planned_sequence": event.sequence,
+            },
+        )
+        for order, side in enumerate(p["sides"]):
+            rows.put(
+                BattleSide,
+                {
+                    "key": f"{p['battle_id']}:{side['side']}",
+                    "campaign_id": event.campaign_id,
+                    "battle_id": p["battle_id"],
+                    "side": side["side"],
+                    "order": order,
+                    "force_ids": side["force_ids"],
+                    "mission": side,
+                    "casevac": {
+                        "status": "on_call" if side["casevac"]["on_call"] else "none",
+                        "box": side["casevac"]["start_box"],
+                        "aboard": [],
+                    },
+                },
+            )
+        sides = " and ".join(side["side"] for side in p["sides"])
+        log(rows, event, f"{p['name']} planned for day {p['day']} between {sides}.")
+
+    @Projection.handles("battles.UnitsCommitted")
+    def committed(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        rows.update(Battle, p["battle_id"], status=Battle.Status.COMMITTED.value)
+        for index, unit in enumerate(p["units"]):
+            rows.put(
+                Participant,
+                {
+                    "key": participant_key(p["battle_id"], unit["unit_id"]),
+                    "campaign_id": event.campaign_id,
+                    "battle_id": p["battle_id"],
+                    "unit_id": unit["unit_id"],
+                    "side": unit["side"],
+                    "fatigue": unit["fatigue"] or "",
+                    "mission_motivation": unit["mission_motivation"],
+                    "starting_confidence": unit["starting_confidence"] or "",
+                    "confidence": unit["starting_confidence"] or "",
+                    "suppression": 0,
+                    "status": Participant.Status.FIGHTING.value,
+                    "objective_met": False,
+                },
+            )
+            start = unit["starting_confidence"]
+            log(
+                rows,
+                event,
+                f"{unit_name(rows, unit['unit_id'])} committed for {unit['side']}"
+                + (f", {unit['fatigue']}, starting {start}." if start else "."),
+                n=index,
+            )
+
+    @Projection.handles("battles.BattleStarted")
+    def started(rows: Rows, event: StoredEvent) -> None:
+        rows.update(
+            Battle, event.payload["battle_id"], status=Battle.Status.IN_PROGRESS.value, turn=1
+        )
+        log(rows, event, "The battle began: turn 1.")
+
+    @Projection.handles("battles.TurnAdvanced")
+    def turn_advanced(rows: Rows, event: StoredEvent) -> None:
+        rows.update(Battle, event.payload["battle_id"], turn=event.payload["turn"])
+        log(rows, event, f"Turn {event.payload['turn']}.")
+
+    @Projection.handles("battles.BattleEnded")
+    def ended(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        rows.update(
+            Battle,
+            p["battle_id"],
+            status=Battle.Status.ENDED.value,
+            winner=p["winner"],
+            next_battle_id=p["next_battle_id"],
+        )
+        fates = (
+            ("withdrawn", Participant.Status.WITHDRAWN),
+            ("routed", Participant.Status.ROUTED),
+            ("surrendered", Participant.Status.SURRENDERED),
+        )
+        for field, status in fates:
+            for unit_id in p[field]:
+                key = participant_key(p["battle_id"], unit_id)
+                if rows.get(Participant, key) is not None:
+                    rows.update(Participant, key, status=status.value)
+        for unit_id in p["objectives_met"]:
+            key = participant_key(p["battle_id"], unit_id)
+            if rows.get(Participant, key) is not None:
+                rows.update(Participant, key, objective_met=True)
+        result = "a draw" if p["winner"] == "draw" else f"won by {p['winner']}"
+        log(rows, event, f"The battle ended, {result}.")
+
+    @Projection.handles("battles.ConfidenceTested")
+    def confidence_tested(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        key = participant_key(p["battle_id"], p["unit_id"])
+        if rows.get(Participant, key) is None:
+            return
+        rows.update(Participant, key, confidence=p["confidence_after"])
+        name = unit_name(rows, p["unit_id"])
+        why = ", ".join(label(c) for c in p["circumstances"])
+        if p["threat_level"] is None:
+            summary = f"{name}: {why}; no confidence test needed."
+        else:
+            verdict = "passed" if p["passed"] else "failed"
+            change = (
+                f"stays {p['confidence_after']}"
+                if p["confidence_after"] == p["confidence_before"]
+                else f"drops from {p['confidence_before']} to {p['confidence_after']}"
+            )
+            summary = (
+                f"{name} {verdict} a confidence test at threat level {p['threat_level']} "
+                f"({why}): {change}.{dice_text(p['dice'])}"
+            )
+        log(rows, event, summary)
