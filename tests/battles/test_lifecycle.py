@@ -75,7 +75,7 @@ def test_a_tree_campaign_picks_its_next_battle_from_the_outcome(umpire_api, camp
         ).json()
         first = umpire_api.post(
             f"/api/v1/battles/{attack['id']}/commit/",
-            {"unit_ids": [p for p in _one_unit_per_side(campaign)]},
+            {"unit_ids": list(_one_unit_per_side(campaign))},
         )
         assert first.status_code == 200, first.json()
         umpire_api.post(f"/api/v1/battles/{attack['id']}/start/")
