@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from django.contrib.auth.models import AbstractBaseUser
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from battles import events
 from battles.models import Battle, BattleSide, Participant
 from battles.services import append_to_battle, battle_stream, require_status
 from campaigns.events import DieRoll
@@ -31,9 +30,6 @@ from rosters.models import Trooper, Unit, Vehicle
 from rules.dice import DiceError, DiceSource, Roll, TableDice
 from rules.options import parse_options
 from rules.rulesets import Ruleset
-from rules.sg2.morale import ConfidenceCircumstance, confidence_test_for_event
-from rules.sg2.scales import Confidence, MissionMotivation
-from rules.sg2.scales import Quality as SG2Quality
 
 RESOLVE_ACTION_JOB = "battles.resolve_action"
 
@@ -204,63 +200,3 @@ def _resolve_with_server_dice(job: Job) -> jobs.JobOutcome:
         events=[NewEvent.of(payload, stream=stream) for payload in payloads],
         expected_versions={stream: store.stream_version(campaign.id, stream)},
     )
-
-
-# --- Morale ---------------------------------------------------------------------------------------
-
-
-def unit_morale(ctx: BattleContext, participant: Participant) -> tuple[Unit, SG2Quality, int]:
-    unit = ctx.unit(participant.unit_id)
-    return unit, SG2Quality[unit.quality.upper()], unit.leadership or 3
-
-
-class ConfidenceTestParams(Params):
-    unit_id: uuid.UUID
-    circumstances: list[ConfidenceCircumstance]
-    untreated_casualties: int = 0
-
-
-@battle_action
-class ConfidenceTest(BattleAction):
-    """A confidence test for one event, at the threat level the P.20 table gives."""
-
-    name = "confidence_test"
-    Params = ConfidenceTestParams
-
-    def check(self, ctx: BattleContext, params: ConfidenceTestParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "The confidence test")
-        ctx.participant(params.unit_id)
-        if not params.circumstances:
-            raise CommandError(
-                "action.invalid", "Say what calls for the test.", field="circumstances"
-            )
-
-    def resolve(
-        self, ctx: BattleContext, params: ConfidenceTestParams, dice: DiceSource
-    ) -> list[Any]:
-        participant = ctx.participant(params.unit_id)
-        unit, quality, leadership = unit_morale(ctx, participant)
-        before = Confidence[participant.confidence.upper()]
-        outcome = confidence_test_for_event(
-            dice=dice,
-            quality=quality,
-            leadership=leadership,
-            confidence=before,
-            motivation=MissionMotivation[participant.mission_motivation.upper()],
-            circumstances=params.circumstances,
-            untreated_casualties=params.untreated_casualties,
-            artillery_attack_alone_triggers_test=ctx.options.artillery_attack_alone_triggers_test,
-        )
-        return [
-            events.ConfidenceTested(
-                battle_id=ctx.battle.id,
-                unit_id=unit.id,
-                turn=ctx.battle.turn,
-                circumstances=[c.value for c in params.circumstances],
-                threat_level=outcome.threat_level,
-                passed=outcome.test.passed if outcome.test else None,
-                confidence_before=before.name.lower(),
-                confidence_after=outcome.confidence_after.name.lower(),
-                dice=dice_json(outcome.rolls),
-            )
-        ]

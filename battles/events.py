@@ -7,7 +7,6 @@ from typing import Literal
 
 from pydantic import Field
 
-from campaigns.events import DieRoll
 from eventlog.catalogue import EventPayload, event_type
 
 Motivation = Literal["low", "medium", "high"]
@@ -96,18 +95,3 @@ class BattleEnded(EventPayload):
     routed: list[uuid.UUID] = Field(default_factory=list)
     surrendered: list[uuid.UUID] = Field(default_factory=list)
     next_battle_id: uuid.UUID | None = None
-
-
-@event_type("battles.ConfidenceTested", stream="battle")
-class ConfidenceTested(EventPayload):
-    """A unit took a confidence test (SG2 P.20), or an event called for none."""
-
-    battle_id: uuid.UUID
-    unit_id: uuid.UUID
-    turn: int = Field(ge=0)
-    circumstances: list[str]
-    threat_level: int | None
-    passed: bool | None
-    confidence_before: str
-    confidence_after: str
-    dice: list[DieRoll] = Field(default_factory=list)

@@ -168,27 +168,3 @@ class BattleProjection(Projection):
                 rows.update(Participant, key, objective_met=True)
         result = "a draw" if p["winner"] == "draw" else f"won by {p['winner']}"
         log(rows, event, f"The battle ended, {result}.")
-
-    @Projection.handles("battles.ConfidenceTested")
-    def confidence_tested(rows: Rows, event: StoredEvent) -> None:
-        p = event.payload
-        key = participant_key(p["battle_id"], p["unit_id"])
-        if rows.get(Participant, key) is None:
-            return
-        rows.update(Participant, key, confidence=p["confidence_after"])
-        name = unit_name(rows, p["unit_id"])
-        why = ", ".join(label(c) for c in p["circumstances"])
-        if p["threat_level"] is None:
-            summary = f"{name}: {why}; no confidence test needed."
-        else:
-            verdict = "passed" if p["passed"] else "failed"
-            change = (
-                f"stays {p['confidence_after']}"
-                if p["confidence_after"] == p["confidence_before"]
-                else f"drops from {p['confidence_before']} to {p['confidence_after']}"
-            )
-            summary = (
-                f"{name} {verdict} a confidence test at threat level {p['threat_level']} "
-                f"({why}): {change}.{dice_text(p['dice'])}"
-            )
-        log(rows, event, summary)

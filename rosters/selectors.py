@@ -16,7 +16,6 @@ from campaigns.models import Membership
 from eventlog import projections, store
 from eventlog.errors import CommandError, NotFound, PermissionDenied
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
-from rosters.projections import RosterProjection
 from rosters.vocabulary import TrooperStatus, UnitKind
 from rules.sg2.scales import Fatigue
 
@@ -92,9 +91,8 @@ class FoldedRoster:
     def __init__(self, campaign_id: Any, upto: int) -> None:
         self.campaign_id = campaign_id
         self.upto = upto
-        self.rows = projections.fold_as_of(
-            campaign_id, upto, [projections.get(RosterProjection.name)]
-        )
+        # Every projection: battle actions change troopers and vehicles too.
+        self.rows = projections.fold_as_of(campaign_id, upto)
 
     def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
         return sorted(self.rows.find(model, **equal), key=lambda row: row[key])

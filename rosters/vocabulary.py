@@ -66,6 +66,7 @@ class TrooperStatus(enum.StrEnum):
     FIT = "fit"
     WOUNDED = "wounded"  # a casualty not yet treated
     STABILISED = "stabilised"
+    CASEVACED = "casevaced"  # flown out of a battle; the after-action roll decides the rest
     IN_HOSPITAL = "in_hospital"  # back on duty on ``hospital_until_day``
     EVACUATED = "evacuated"  # evacuated for good
     DEAD = "dead"
