@@ -6,4 +6,4 @@ class BattlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from battles import actions, events, morale, projections  # noqa: F401
+        from battles import actions, casualties, events, medical, morale, projections  # noqa: F401
