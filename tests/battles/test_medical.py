@@ -8,18 +8,16 @@ import pytest
 from eventlog import store
 from rosters.models import Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry
 from tests.battles.conftest import members, squads
+from tests.battles.helpers import (
+    assert_rebuild_keeps_rows,
+    blue_roster,
+    kill,
+    scenario_campaign,
+    stabilise,
+    wound,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def set_status(status: str, *troopers: Trooper) -> None:
-    """Casualties as the fire actions leave them. Those actions are another family's, so the
-    read model is set directly here."""
-    Trooper.objects.filter(id__in=[t.id for t in troopers]).update(status=status)
-
-
-def make_medic(trooper: Trooper) -> None:
-    Trooper.objects.filter(id=trooper.id).update(role="medic")
 
 
 def status_of(*troopers: Trooper) -> list[str]:
@@ -35,6 +33,22 @@ def treat(api, battle, unit, dice=None, **params):
 
 def battle_log(api, battle) -> list[dict]:
     return api.get(f"/api/v1/battles/{battle['id']}/log/").json()["log"]
+
+
+# Recon Squad 1's second man (members(squad)[1]), the medic in the tests that give the squad one.
+MEDIC = "LCpl Rachel Marsh"
+with_a_medic = pytest.mark.parametrize("medics", [(MEDIC,)], ids=["medic"])
+
+
+@pytest.fixture
+def medics() -> tuple[str, ...]:
+    """The Blue troopers the roster makes medics: none unless a test asks for one."""
+    return ()
+
+
+@pytest.fixture
+def campaign(umpire, umpire_api, medics):
+    return scenario_campaign(umpire, umpire_api, blue=blue_roster(medics=medics))
 
 
 @pytest.fixture
@@ -58,7 +72,7 @@ def hq(forces):
 def test_each_casualty_rolls_a_d6_in_roster_order(battle, umpire_api, squad):
     """P.39 without help: 2 dead, 4 stabilised, 6 back in action."""
     men = members(squad)
-    set_status("wounded", men[3], men[4], men[5])
+    wound(umpire_api, battle, men[3], men[4], men[5])
     response = treat(umpire_api, battle, squad, dice=[2, 4, 6])
     assert response.status_code == 201, response.json()
     (event,) = response.json()["events"]
@@ -93,13 +107,14 @@ def test_each_casualty_rolls_a_d6_in_roster_order(battle, umpire_api, squad):
     assert history.changes == {"strength": -1}
     assert "Pte Daniel Merritt could not be saved: dead" in history.summary
     assert [d["result"] for d in history.dice] == [2, 4, 6]
+    assert_rebuild_keeps_rows()
 
 
+@with_a_medic
 def test_a_fit_medic_adds_one(battle, umpire_api, squad):
     """P.39: +1 with a medic, so a 1 is a 2 (dead) and a 5 a 6 (fit)."""
     men = members(squad)
-    make_medic(men[1])
-    set_status("wounded", men[3], men[4])
+    wound(umpire_api, battle, men[3], men[4])
     response = treat(umpire_api, battle, squad, dice=[1, 5])
     assert response.status_code == 201, response.json()
     payload = response.json()["events"][0]["payload"]
@@ -111,6 +126,7 @@ def test_a_fit_medic_adds_one(battle, umpire_api, squad):
     )
 
 
+@with_a_medic
 @pytest.mark.parametrize(
     ("medic_must_be_fit", "expected"),
     [(True, ["dead", "stabilised"]), (False, ["stabilised", "fit"])],
@@ -124,13 +140,14 @@ def test_a_wounded_medic_helps_only_if_the_option_says_so(
         {"changes": {"medic_must_be_fit": medic_must_be_fit}, "reason": "house rule"},
     )
     men = members(squad)
-    make_medic(men[1])
-    set_status("wounded", men[1], men[3])
+    wound(umpire_api, battle, men[1], men[3])
     response = treat(umpire_api, battle, squad, dice=[2, 5])
     assert response.status_code == 201, response.json()
     assert status_of(men[1], men[3]) == expected
+    assert_rebuild_keeps_rows()
 
 
+@with_a_medic
 @pytest.mark.parametrize(("stack", "expected"), [(False, "stabilised"), (True, "fit")])
 def test_a_medical_unit_adds_two_and_stacks_only_by_option(
     battle, umpire_api, campaign, squad, hq, stack, expected
@@ -141,8 +158,7 @@ def test_a_medical_unit_adds_two_and_stacks_only_by_option(
         {"changes": {"medical_modifiers_stack": stack}, "reason": "house rule"},
     )
     men = members(squad)
-    make_medic(men[1])
-    set_status("wounded", men[4])
+    wound(umpire_api, battle, men[4])
     response = treat(umpire_api, battle, squad, dice=[3], medical_unit_id=str(hq.id))
     assert response.status_code == 201, response.json()
     payload = response.json()["events"][0]["payload"]
@@ -158,7 +174,7 @@ def test_a_medical_unit_adds_two_and_stacks_only_by_option(
 def test_a_medical_unit_alone_saves_everyone(battle, umpire_api, squad, hq):
     """P.39: with +2 nobody dies: a 1 is a 3, stabilised."""
     men = members(squad)
-    set_status("wounded", men[3], men[4])
+    wound(umpire_api, battle, men[3], men[4])
     response = treat(umpire_api, battle, squad, dice=[1, 4], medical_unit_id=str(hq.id))
     assert response.status_code == 201, response.json()
     assert status_of(men[3], men[4]) == ["stabilised", "fit"]
@@ -166,7 +182,7 @@ def test_a_medical_unit_alone_saves_everyone(battle, umpire_api, squad, hq):
 
 def test_naming_the_casualties_checks_them(battle, umpire_api, squad):
     men = members(squad)
-    set_status("wounded", men[3], men[4])
+    wound(umpire_api, battle, men[3], men[4])
     response = treat(
         umpire_api, battle, squad, dice=[3, 3], trooper_ids=[str(men[4].id), str(men[3].id)]
     )
@@ -189,8 +205,10 @@ def test_treating_who_cannot_be_treated_is_refused(
     battle, umpire_api, campaign, squad, setup, named, status, code, field
 ):
     men = members(squad)
-    for index, value in setup.items():
-        set_status(value, men[index])
+    # The stabilised are treated before the others are hit, so treatment reaches only them.
+    stabilise(umpire_api, battle, *(men[i] for i, v in setup.items() if v == "stabilised"))
+    wound(umpire_api, battle, *(men[i] for i, v in setup.items() if v == "wounded"))
+    kill(umpire_api, battle, *(men[i] for i, v in setup.items() if v == "dead"))
     params = {"trooper_ids": [str(men[i].id) for i in named]} if named is not None else {}
     before = store.last_sequence(campaign.id)
     response = treat(umpire_api, battle, squad, dice=[4, 4], **params)
@@ -201,7 +219,7 @@ def test_treating_who_cannot_be_treated_is_refused(
 
 def test_a_trooper_of_another_unit_is_refused(battle, umpire_api, campaign, squad, forces):
     men = members(squad)
-    set_status("wounded", men[3])
+    wound(umpire_api, battle, men[3])
     stranger = members(squads(forces["Blue"])[1])[0]
     before = store.last_sequence(campaign.id)
     response = treat(umpire_api, battle, squad, dice=[4], trooper_ids=[str(stranger.id)])
@@ -210,7 +228,7 @@ def test_a_trooper_of_another_unit_is_refused(battle, umpire_api, campaign, squa
 
 
 def test_a_medical_unit_not_on_the_mission_is_refused(battle, umpire_api, campaign, squad):
-    set_status("wounded", members(squad)[3])
+    wound(umpire_api, battle, members(squad)[3])
     before = store.last_sequence(campaign.id)
     response = treat(umpire_api, battle, squad, dice=[4], medical_unit_id=str(squad.id))
     assert response.status_code == 422
@@ -224,7 +242,7 @@ def test_a_medical_unit_not_on_the_mission_is_refused(battle, umpire_api, campai
 @pytest.mark.parametrize(("dice", "code"), [([4], "dice.missing"), ([4, 4, 4], "dice.unused")])
 def test_the_wrong_number_of_dice_is_refused(battle, umpire_api, campaign, squad, dice, code):
     men = members(squad)
-    set_status("wounded", men[3], men[4])
+    wound(umpire_api, battle, men[3], men[4])
     before = store.last_sequence(campaign.id)
     response = treat(umpire_api, battle, squad, dice=dice)
     assert (response.status_code, response.json()["code"]) == (400, code)
@@ -241,7 +259,7 @@ def test_a_unit_not_in_the_battle_is_refused(battle, umpire_api, campaign, hq):
 
 def test_the_server_rolls_when_no_dice_are_given(battle, umpire_api, squad):
     men = members(squad)
-    set_status("wounded", men[3], men[4])
+    wound(umpire_api, battle, men[3], men[4])
     response = treat(umpire_api, battle, squad)
     assert response.status_code == 202, response.json()
     job = umpire_api.get(response.headers["Location"]).json()
