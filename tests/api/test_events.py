@@ -91,23 +91,19 @@ def test_a_refused_append_says_why_and_leaves_the_log_unchanged(
     assert log_of(campaign) == before
 
 
-def test_a_player_may_read_but_not_append(umpire_api, api_for, make_user, events_url, campaign):
-    from campaigns.models import Membership
-
-    player = make_user("player")
-    Membership.objects.create(
-        key=f"{campaign['id']}:{player.pk}",
-        campaign_id=campaign["id"],
-        user_id=player.pk,
-        role="player",
-        joined_at="2026-01-01T00:00:00Z",
+def test_an_observer_may_read_but_not_append(umpire_api, api_for, make_user, events_url, campaign):
+    watcher = make_user("watcher")
+    joined = umpire_api.post(
+        f"/api/v1/campaigns/{campaign['id']}/members/", {"username": "watcher", "role": "observer"}
     )
-    client = api_for(player)
+    assert joined.status_code == 201, joined.json()
+    client = api_for(watcher)
+    before = log_of(campaign)
     assert client.get(events_url).status_code == 200
     response = client.post(events_url, note())
     assert response.status_code == 403
     assert response.json()["code"] == "campaign.umpire_only"
-    assert len(log_of(campaign)) == 1
+    assert log_of(campaign) == before
 
 
 def test_a_stranger_cannot_read_or_append(api_for, stranger, events_url, campaign):

@@ -9,6 +9,14 @@ from battles.models import BattleSide, Participant
 from eventlog import store
 from rosters.models import Trooper, TrooperRecordEntry, UnitHistoryEntry
 from tests.battles.conftest import members, squads
+from tests.battles.helpers import (
+    assert_rebuild_keeps_rows,
+    blue_roster,
+    kill,
+    scenario_campaign,
+    stabilise,
+    wound,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +26,6 @@ def act(api, battle, name, dice=None, **params):
     if dice is not None:
         body["dice"] = dice
     return api.post(f"/api/v1/battles/{battle['id']}/actions/{name}/", body)
-
-
-def set_status(status: str, *troopers: Trooper) -> None:
-    """Casualties as the fire and treatment actions leave them, set directly on the roster."""
-    Trooper.objects.filter(id__in=[t.id for t in troopers]).update(status=status)
 
 
 def status_of(*troopers: Trooper) -> list[str]:
@@ -52,6 +55,17 @@ def shake(api, battle, unit, face: int) -> None:
         circumstances=["casualties_from_fire"],
     )
     assert response.status_code == 201, response.json()
+
+
+@pytest.fixture
+def tired() -> tuple[str, ...]:
+    """The Blue units the roster makes Tired (P.19): none unless a test asks."""
+    return ()
+
+
+@pytest.fixture
+def campaign(umpire, umpire_api, tired):
+    return scenario_campaign(umpire, umpire_api, blue=blue_roster(tired=tired))
 
 
 @pytest.fixture
@@ -196,7 +210,7 @@ def test_the_arrival_through_a_job(battle, umpire_api, blue):
 
 def test_a_squad_loads_its_stabilised_wounded(arrived, umpire_api, blue):
     men = members(blue[0])
-    set_status("stabilised", men[3], men[4])
+    stabilise(umpire_api, arrived, men[3], men[4])
     response = act(
         umpire_api,
         arrived,
@@ -223,7 +237,7 @@ def test_a_squad_loads_its_stabilised_wounded(arrived, umpire_api, blue):
 def test_loading_beyond_half_the_troop_capacity_is_refused(arrived, umpire_api, campaign, blue):
     """P.54: a vehicle carrying 8 troops takes at most 4 injured, over several pickups."""
     first, third = members(blue[0]), members(blue[2])
-    set_status("stabilised", first[3], first[4], first[5], third[4], third[5])
+    stabilise(umpire_api, arrived, first[3], first[4], first[5], third[4], third[5])
     loaded = act(
         umpire_api,
         arrived,
@@ -259,7 +273,7 @@ def test_loading_beyond_half_the_troop_capacity_is_refused(arrived, umpire_api, 
 def test_untreated_wounded_board_only_by_option(arrived, umpire_api, campaign, blue):
     """P.54 speaks of stabilised casualties: option casevac_loads_untreated (default off)."""
     men = members(blue[0])
-    set_status("wounded", men[3])
+    wound(umpire_api, arrived, men[3])
     body = {"unit_id": blue[0].id, "trooper_ids": [str(men[3].id)]}
     before = store.last_sequence(campaign.id)
     refused = act(umpire_api, arrived, "casevac_load", dice=[], **body)
@@ -285,7 +299,7 @@ def test_loading_who_cannot_board_is_refused(
     arrived, umpire_api, campaign, blue, red, who, status, code
 ):
     men = members(blue[0])
-    set_status("dead", men[3])
+    kill(umpire_api, arrived, men[3])
     trooper = {
         "dead": men[3],
         "fit": men[2],
@@ -293,7 +307,7 @@ def test_loading_who_cannot_board_is_refused(
         "other_squad": members(blue[1])[0],
     }[who]
     if who in ("red", "other_squad"):
-        set_status("stabilised", trooper)
+        stabilise(umpire_api, arrived, trooper)
     before = store.last_sequence(campaign.id)
     response = act(
         umpire_api,
@@ -310,7 +324,7 @@ def test_loading_who_cannot_board_is_refused(
 
 def test_loading_before_the_casevac_arrives_or_twice_is_refused(battle, umpire_api, blue):
     men = members(blue[0])
-    set_status("stabilised", men[3])
+    stabilise(umpire_api, battle, men[3])
     body = {"unit_id": blue[0].id, "trooper_ids": [str(men[3].id)]}
     early = act(umpire_api, battle, "casevac_load", dice=[], **body)
     assert (early.status_code, early.json()["code"]) == (409, "casevac.not_arrived")
@@ -324,7 +338,7 @@ def test_loading_before_the_casevac_arrives_or_twice_is_refused(battle, umpire_a
 
 def test_loading_through_a_job(arrived, umpire_api, blue):
     men = members(blue[0])
-    set_status("stabilised", men[3])
+    stabilise(umpire_api, arrived, men[3])
     response = act(
         umpire_api, arrived, "casevac_load", unit_id=blue[0].id, trooper_ids=[str(men[3].id)]
     )
@@ -341,7 +355,7 @@ def test_loading_through_a_job(arrived, umpire_api, blue):
 def loaded(arrived, umpire_api, blue):
     """Recon Squad 1's two stabilised men aboard; Squad 2 has a stabilised man still waiting."""
     men = members(blue[0])
-    set_status("stabilised", men[3], men[4], members(blue[1])[5])
+    stabilise(umpire_api, arrived, men[3], men[4], members(blue[1])[5])
     response = act(
         umpire_api,
         arrived,
@@ -397,17 +411,21 @@ def test_the_departure_sends_the_wounded_to_the_rear_and_lifts_confidence(loaded
     assert history.changes == {"strength": -2, "confidence": ["shaken", "steady"]}
     record = TrooperRecordEntry.objects.get(trooper_id=men[3].id, event_type=event["type"])
     assert record.summary == "Flown out of Recon in force by casevac, to the rear."
+    assert_rebuild_keeps_rows()
 
 
+@pytest.mark.parametrize("tired", [("Recon Squad 1",)], ids=["tired"])
 def test_the_casevac_lifts_a_tired_unit_above_its_starting_level(loaded, umpire_api, blue):
     """P.54: unlike a rally, the casevac may lift fatigued troops above their starting level, up
     to Confident: a Tired squad (started Steady) at Shaken rolls a 6 and is Confident."""
-    Participant.objects.filter(battle_id=loaded["id"], unit_id=blue[0].id).update(
-        fatigue="tired", starting_confidence="steady", confidence="shaken"
-    )
+    participant = Participant.objects.get(battle_id=loaded["id"], unit_id=blue[0].id)
+    assert (participant.fatigue, participant.starting_confidence) == ("tired", "steady")
+    shake(umpire_api, loaded, blue[0], 2)  # D8 2 against 3: one level, to shaken
+    assert confidence(loaded, blue[0]) == "shaken"
     response = act(umpire_api, loaded, "casevac_depart", dice=[6], side="Blue")
     assert response.status_code == 201, response.json()
     assert confidence(loaded, blue[0]) == "confident"
+    assert_rebuild_keeps_rows()
 
 
 def test_a_confident_squad_rolls_nothing(loaded, umpire_api, blue):

@@ -8,6 +8,13 @@ from battles.models import Participant
 from eventlog import store
 from rosters.models import Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry
 from tests.battles.conftest import members, squads
+from tests.battles.helpers import (
+    assert_rebuild_keeps_rows,
+    blue_roster,
+    kill,
+    scenario_campaign,
+    set_leadership,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +54,17 @@ def refused(api, campaign, battle, name, dice, status, code, field=None, **param
     if field is not None:
         assert response.json()["field"] == field
     assert store.last_sequence(campaign.id) == before
+
+
+@pytest.fixture
+def tired() -> tuple[str, ...]:
+    """The Blue units the roster makes Tired (P.19): none unless a test asks."""
+    return ()
+
+
+@pytest.fixture
+def campaign(umpire, umpire_api, tired):
+    return scenario_campaign(umpire, umpire_api, blue=blue_roster(tired=tired))
 
 
 @pytest.fixture
@@ -212,13 +230,15 @@ def test_a_rally_that_fails_or_skips_the_radio(
     assert line in battle_log(umpire_api, battle_with_hq)[-1]
 
 
+@pytest.mark.parametrize("tired", [("Recon Squad 1",)], ids=["tired"])
 def test_a_rally_stops_at_the_level_fatigue_started_the_unit_at(
     battle_with_hq, umpire_api, campaign, blue, hq
 ):
     """P.19: a Tired unit started Steady and cannot be rallied above it."""
-    Participant.objects.filter(battle_id=battle_with_hq["id"], unit_id=blue[0].id).update(
-        fatigue="tired", starting_confidence="steady", confidence="shaken"
-    )
+    started = participant(battle_with_hq, blue[0])
+    assert (started.fatigue, started.starting_confidence) == ("tired", "steady")
+    shake(umpire_api, battle_with_hq, blue[0], 2)  # D8 2 against 3: one level, to shaken
+    assert participant(battle_with_hq, blue[0]).confidence == "shaken"
     body = {"unit_id": blue[0].id, "rallier_unit_id": hq.id, "direct_contact": True}
     assert act(umpire_api, battle_with_hq, "rally", dice=[5], **body).status_code == 201
     assert participant(battle_with_hq, blue[0]).confidence == "steady"
@@ -291,19 +311,13 @@ def test_the_server_rolls_a_rally(battle_with_hq, umpire_api, blue, hq):
 # --- Regrouping --------------------------------------------------------------------------------
 
 
-def kill(*troopers: Trooper) -> None:
-    """Losses as the fire actions leave them, set directly on the roster."""
-    Trooper.objects.filter(id__in=[t.id for t in troopers]).update(status="dead")
-
-
 @pytest.fixture
 def depleted(battle, umpire_api, blue):
     """Recon Squad 1 (Regular, LV 3 here) down to 3 men, Confident; Recon Squad 2 (Veteran,
     LV 2) down to 2 men and Shaken."""
     first, second = members(blue[0]), members(blue[1])
-    kill(*first[3:])
-    kill(*second[2:])
-    Unit.objects.filter(id=blue[0].id).update(leadership=3)
+    kill(umpire_api, battle, *first[3:], *second[2:])
+    set_leadership(umpire_api, blue[0], 3)
     shake(umpire_api, battle, blue[1], 1)  # D10 1 against 3: two levels, to shaken
     return battle
 
@@ -350,6 +364,7 @@ def test_two_depleted_squads_regroup(depleted, umpire_api, blue):
     )
     record = TrooperRecordEntry.objects.get(trooper_id=joining[0].id, event_type=event["type"])
     assert record.summary == "Regrouped from Recon Squad 2 into Recon Squad 1 in Recon in force."
+    assert_rebuild_keeps_rows()
 
 
 def test_a_regrouped_away_unit_no_longer_acts(depleted, umpire_api, campaign, blue):

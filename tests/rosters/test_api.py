@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from campaigns.models import Membership
 from eventlog import projections, store
 from rosters import selectors
 from tests.rosters.conftest import PLATOON, find_unit
@@ -286,24 +285,26 @@ def test_voiding_twice_conflicts(platoon, umpire_api, campaign):
     assert (again.status_code, again.json()["code"]) == (409, "void.already_voided")
 
 
-def _join(campaign, user, role, force_ids=()):
-    Membership.objects.create(
-        key=f"{campaign.id}:{user.pk}",
-        campaign_id=campaign.id,
-        user_id=user.pk,
-        role=role,
-        joined_at="2026-01-01T00:00:00Z",
-        **({"force_ids": [str(f) for f in force_ids]} if hasattr(Membership, "force_ids") else {}),
+def _join(api, campaign, user, role, force_ids=()):
+    response = api.post(
+        f"/api/v1/campaigns/{campaign.id}/members/",
+        {"username": user.username, "role": role, "force_ids": [str(f) for f in force_ids]},
     )
+    assert response.status_code == 201, response.json()
 
 
-def test_players_observers_and_strangers(platoon, campaign, api_for, make_user, stranger):
-    if not hasattr(Membership(), "force_ids"):
-        pytest.skip("memberships do not record forces yet")
+def test_players_observers_and_strangers(
+    platoon, campaign, api_for, umpire_api, make_user, stranger
+):
     player, outsider_player, observer = (make_user(n) for n in ("player", "rival", "observer"))
-    _join(campaign, player, "player", [platoon["id"]])
-    _join(campaign, outsider_player, "player", [])
-    _join(campaign, observer, "observer")
+    militia = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/forces/",
+        {"roster": "name: Militia\nside: Red\nunits:\n  - {name: Rabble, kind: squad, "
+         "quality: green, leadership: 3}\n"},
+    ).json()  # fmt: skip
+    _join(umpire_api, campaign, player, "player", [platoon["id"]])
+    _join(umpire_api, campaign, outsider_player, "player", [militia["id"]])
+    _join(umpire_api, campaign, observer, "observer")
     first = find_unit(platoon, "1st Squad")
     unit_url = f"/api/v1/units/{first['id']}/"
     # The player reads their own force in full, with history, but cannot change it.
@@ -314,7 +315,7 @@ def test_players_observers_and_strangers(platoon, campaign, api_for, make_user, 
     assert (refused.status_code, refused.json()["code"]) == (403, "campaign.umpire_only")
     # Another player sees the force's name and size, not its details.
     rival = api_for(outsider_player)
-    (outline,) = rival.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()
+    outline = rival.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()[0]
     assert outline == {
         "id": platoon["id"],
         "name": "3rd Platoon",
