@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from battles.models import Battle, BattleLogEntry, BattleSide, Participant
@@ -168,3 +169,25 @@ class BattleProjection(Projection):
                 rows.update(Participant, key, objective_met=True)
         result = "a draw" if p["winner"] == "draw" else f"won by {p['winner']}"
         log(rows, event, f"The battle ended, {result}.")
+
+    def record_void(self, rows: Rows, event: StoredEvent, void: StoredEvent) -> None:
+        """A voided battle action leaves a line in the battle log saying so and why."""
+        battle_id = event.payload.get("battle_id")
+        if not event.type.startswith("battles.") or rows.get(Battle, battle_id) is None:
+            return
+        what = re.sub(r"(?<!^)(?=[A-Z])", " ", event.type.partition(".")[2]).lower()
+        rows.put(
+            BattleLogEntry,
+            {
+                "key": f"{void.position}:0000",
+                "campaign_id": event.campaign_id,
+                "battle_id": battle_id,
+                "sequence": void.sequence,
+                "turn": rows.get(Battle, battle_id)["turn"],
+                "event_type": void.type,
+                "summary": f"Voided: an earlier entry (event #{event.sequence}, {what}). "
+                f"Reason: {void.payload['reason']}",
+                "dice": [],
+                "recorded_at": void.recorded_at,
+            },
+        )
