@@ -253,6 +253,7 @@ def test_a_rally_stops_at_the_level_fatigue_started_the_unit_at(
         "unit_id",
         **body,
     )
+    assert_rebuild_keeps_rows()
 
 
 @pytest.mark.parametrize(
