@@ -17,6 +17,7 @@ from eventlog import store
 from eventlog.errors import CommandError, StateConflict
 from eventlog.store import NewEvent, StoredEvent
 from rosters.models import Force, Unit
+from rosters.services import UNIT_BUSY_CHECKS
 from rosters.vocabulary import UnitKind, UnitStatus
 from rules.rulesets import Ruleset
 from rules.sg2.scales import Fatigue
@@ -299,3 +300,15 @@ def battle_end(
     )
     append_to_battle(campaign.id, battle.id, [payload], actor.pk)
     return Battle.objects.get(pk=battle.id)
+
+
+def _fighting_a_battle(unit: Unit) -> str | None:
+    fighting = Participant.objects.filter(
+        unit_id=unit.id,
+        status=Participant.Status.FIGHTING,
+        battle_id__in=Battle.objects.filter(status=Battle.Status.IN_PROGRESS).values("id"),
+    ).exists()
+    return f"{unit.name} is fighting a battle; it moves when the battle ends." if fighting else None
+
+
+UNIT_BUSY_CHECKS.append(_fighting_a_battle)

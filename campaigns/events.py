@@ -124,3 +124,17 @@ class OptionsChanged(EventPayload):
             if self.options.get(name) != change["to"]:
                 raise ValueError(f"the change of {name} does not match the new options")
         return self
+
+
+@event_type("campaigns.CalendarAdvanced", stream="campaign")
+class CalendarAdvanced(EventPayload):
+    """The campaign calendar moved forward; what the days brought follows as events of their own."""
+
+    from_day: int = Field(ge=0)
+    to_day: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _forward(self) -> CalendarAdvanced:
+        if self.to_day <= self.from_day:
+            raise ValueError("the calendar only moves forward")
+        return self

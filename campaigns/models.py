@@ -16,6 +16,7 @@ class Campaign(models.Model):
     umpire_id = models.IntegerField()
     seed_commitment = models.CharField(max_length=64)
     created_at = models.DateTimeField()
+    day = models.IntegerField(default=0, help_text="The campaign calendar's current day.")
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -68,7 +68,7 @@ class CampaignProjection(Projection):
     """
 
     name = "campaigns"
-    version = 2
+    version = 3
     models = (Campaign, Membership, CampaignHistoryEntry)
 
     @Projection.handles("campaigns.CampaignCreated")
@@ -85,6 +85,7 @@ class CampaignProjection(Projection):
                 "umpire_id": payload["umpire_id"],
                 "seed_commitment": payload["seed_commitment"],
                 "created_at": event.recorded_at,
+                "day": 0,
             },
         )
         username = payload.get("umpire_username", "")
@@ -170,6 +171,16 @@ class CampaignProjection(Projection):
             rows,
             event,
             f"Dice: {_dice_text(rolls)} for {event.payload['purpose']}: {faces} ({sources})",
+        )
+
+    @Projection.handles("campaigns.CalendarAdvanced")
+    def calendar_advanced(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        rows.update(Campaign, event.campaign_id, day=payload["to_day"])
+        _history(
+            rows,
+            event,
+            f"Calendar advanced from day {payload['from_day']} to day {payload['to_day']}.",
         )
 
     @Projection.handles(VOIDED)

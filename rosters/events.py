@@ -151,3 +151,35 @@ class UnitDisbanded(EventPayload):
 
     unit_id: uuid.UUID
     reason: str = Reason
+
+
+@event_type("rosters.UnitMoved", stream="unit")
+class UnitMoved(EventPayload):
+    """A unit moved between the line, a safe rear area and the field."""
+
+    unit_id: uuid.UUID
+    to: Literal["in_the_line", "safe_area", "in_the_field"]
+    day: int = Field(ge=0)
+    reason: str = ""
+
+
+@event_type("rosters.UnitRested", stream="unit")
+class UnitRested(EventPayload):
+    """Days of rest and recovery passed for a unit (SG2 P.61)."""
+
+    unit_id: uuid.UUID
+    day: int = Field(ge=1, description="The day the rest reached.")
+    days: int = Field(ge=1)
+    fatigue_before: Literal["fresh", "tired", "exhausted"]
+    fatigue_after: Literal["fresh", "tired", "exhausted"]
+    rest_days: int = Field(ge=0, description="Days now accrued toward the next level.")
+    battles_counter_reset: bool
+    back_from_withdrawal: bool = False
+
+
+@event_type("rosters.TrooperReturnedToDuty", stream="trooper")
+class TrooperReturnedToDuty(EventPayload):
+    """A trooper came back from hospital to his unit."""
+
+    trooper_id: uuid.UUID
+    day: int = Field(ge=0)

@@ -47,6 +47,10 @@ class Unit(models.Model):
     attached_to = models.UUIDField(null=True, blank=True)
     merged_into = models.UUIDField(null=True, blank=True)
     experience_points = models.PositiveIntegerField(default=0)
+    rest_days = models.PositiveIntegerField(
+        default=0, help_text="Days of R&R accrued toward the next fatigue level (SG2 P.61)."
+    )
+    battles_since_rest = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["force_id", "order"]

@@ -400,3 +400,77 @@ VOIDED_DESCRIPTIONS = {
     "rosters.UnitsRegrouped": lambda p: "regrouping",
     "rosters.UnitDisbanded": lambda p: "disbanding",
 }
+
+
+@register
+class BetweenBattlesProjection(Projection):
+    """Where units are, and what the calendar brings them (rows of the rosters projection)."""
+
+    name = "rosters.calendar"
+
+    @Projection.handles("rosters.UnitMoved")
+    def unit_moved(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        # Moving restarts nothing, but a unit sent back into the line stops resting.
+        rest = 0 if p["to"] == UnitStatus.IN_THE_LINE else unit["rest_days"]
+        rows.update(Unit, p["unit_id"], status=p["to"], rest_days=rest)
+        reason = f": {p['reason']}" if p["reason"] else ""
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Day {p['day']}: moved from {_label(unit['status']).lower()} to "
+            f"{_label(p['to']).lower()}{reason}.",
+            {"status": [unit["status"], p["to"]]},
+        )
+
+    @Projection.handles("rosters.UnitRested")
+    def unit_rested(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if unit is None:
+            return
+        changes: dict[str, Any] = {
+            "fatigue": p["fatigue_after"],
+            "rest_days": p["rest_days"],
+        }
+        if p["battles_counter_reset"]:
+            changes["battles_since_rest"] = 0
+        if p["back_from_withdrawal"]:
+            changes["status"] = UnitStatus.SAFE_AREA.value
+        rows.update(Unit, p["unit_id"], **changes)
+        if p["fatigue_after"] != p["fatigue_before"]:
+            summary = (
+                f"Day {p['day']}: rest and recovery, {p['fatigue_before']} to "
+                f"{p['fatigue_after']}."
+            )
+            if p["back_from_withdrawal"]:
+                summary += " Fit for combat again."
+            unit_history(
+                rows,
+                event,
+                p["unit_id"],
+                summary,
+                {"fatigue": [p["fatigue_before"], p["fatigue_after"]]},
+            )
+
+    @Projection.handles("rosters.TrooperReturnedToDuty")
+    def trooper_returned(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        trooper = rows.get(Trooper, p["trooper_id"])
+        if trooper is None:
+            return
+        rows.update(
+            Trooper, p["trooper_id"], status=TrooperStatus.FIT.value, hospital_until_day=None
+        )
+        service_record(rows, event, p["trooper_id"], f"Day {p['day']}: back on duty from hospital.")
+        unit_history(
+            rows,
+            event,
+            trooper["unit_id"],
+            f"Day {p['day']}: {trooper['name']} back on duty from hospital.",
+            {"strength": 1},
+        )

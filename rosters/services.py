@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -415,4 +415,39 @@ def unit_disband(
     reason = _require_reason(reason)
     _live_unit(unit)
     payload = events.UnitDisbanded(unit_id=unit.id, reason=reason)
+    return _append(campaign, payload, "unit", unit.id, actor)
+
+
+# Other apps say whether a unit is busy (fighting a battle, say) and so cannot move.
+UnitBusyCheck = Callable[[Unit], str | None]
+UNIT_BUSY_CHECKS: list[UnitBusyCheck] = []
+
+LOCATIONS = (UnitStatus.IN_THE_LINE, UnitStatus.SAFE_AREA, UnitStatus.IN_THE_FIELD)
+
+
+def unit_move(
+    *, campaign: Campaign, unit: Unit, to: str, reason: str = "", actor: AbstractBaseUser
+) -> StoredEvent:
+    """Move a unit between the line, a safe rear area and the field (SG2 P.61: only units out
+    of the line rest, and only those in a safe area take replacements)."""
+    if to not in LOCATIONS:
+        raise CommandError(
+            "unit.bad_location",
+            "A unit goes to in_the_line, safe_area or in_the_field.",
+            field="to",
+        )
+    _fighting_unit(unit)
+    if unit.status == to:
+        raise CommandError("unit.unchanged", f"{unit.name} is already there.", field="to")
+    if unit.status == UnitStatus.WITHDRAWN and to == UnitStatus.IN_THE_LINE:
+        raise StateConflict(
+            "unit.withdrawn",
+            f"{unit.name} is unfit for combat until rest and recovery restores it (P.61).",
+            field="to",
+        )
+    for check in UNIT_BUSY_CHECKS:
+        busy = check(unit)
+        if busy:
+            raise StateConflict("unit.busy", busy, field="unit")
+    payload = events.UnitMoved(unit_id=unit.id, to=to, day=campaign.day, reason=reason.strip())
     return _append(campaign, payload, "unit", unit.id, actor)

@@ -46,6 +46,11 @@ urlpatterns = [
         name="campaign-history",
     ),
     path("rulesets/", views.RulesetListApi.as_view(), name="ruleset-list"),
+    path(
+        "campaigns/<uuid:campaign_id>/calendar/",
+        views.CampaignCalendarApi.as_view(),
+        name="campaign-calendar",
+    ),
     path("event-types/", log.EventTypesApi.as_view(), name="event-types"),
     path("jobs/<uuid:job_id>/", log.JobDetailApi.as_view(), name="job-detail"),
 ]

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
+from campaigns.calendar import calendar_advance
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
@@ -31,6 +32,7 @@ class CampaignOutputSerializer(serializers.Serializer):
     umpire_id = serializers.IntegerField()
     seed_commitment = serializers.CharField()
     created_at = serializers.DateTimeField()
+    day = serializers.IntegerField()
     role = serializers.CharField(required=False)
     journal_notes = serializers.IntegerField(required=False)
     as_of = serializers.IntegerField(required=False)
@@ -54,6 +56,7 @@ def _campaign_json(row: dict, role: str | None = None) -> dict:
                 "umpire_id",
                 "seed_commitment",
                 "created_at",
+                "day",
             )
         }
         | ({"role": role} if role else {})
@@ -311,3 +314,37 @@ class CampaignHistoryApi(APIView):
             )
             entries = sorted(rows.all(CampaignHistoryEntry), key=lambda row: row["sequence"])
         return Response(HistoryEntrySerializer(entries, many=True).data)
+
+
+class CalendarSerializer(serializers.Serializer):
+    to_day = serializers.IntegerField(required=False, min_value=0)
+    days = serializers.IntegerField(required=False, min_value=1)
+
+
+class CampaignCalendarApi(APIView):
+    """The campaign day; umpires move it forward by ``days`` or ``to_day``, and every return
+    from hospital, day of rest, repair and arrival that falls due is recorded."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.membership_get(user=request.user, campaign_id=campaign_id)
+        return Response({"day": Campaign.objects.get(pk=campaign_id).day})
+
+    @extend_schema(request=CalendarSerializer, responses={201: dict})
+    def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        body = CalendarSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        events = calendar_advance(
+            campaign=Campaign.objects.get(pk=campaign_id),
+            actor=request.user,
+            to_day=body.validated_data.get("to_day"),
+            days=body.validated_data.get("days"),
+        )
+        return Response(
+            {
+                "day": Campaign.objects.get(pk=campaign_id).day,
+                "events": [event_to_json(event) for event in events],
+            },
+            status=status.HTTP_201_CREATED,
+        )

@@ -191,7 +191,8 @@ class VehicleDetailApi(RosterEntityApi):
 
 
 class AdjustmentSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+    reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
+    to = serializers.CharField(required=False, max_length=20)
     quality = serializers.CharField(required=False, max_length=20)
     leadership = serializers.IntegerField(required=False)
     name = serializers.CharField(required=False, max_length=200)
@@ -235,6 +236,9 @@ UNIT_ACTIONS = {
         other=_same_campaign_unit(c.id, _required(d, "with_unit_id"), "with_unit_id"),
         reason=d["reason"],
         actor=a,
+    ),
+    "move": lambda c, u, d, a: services.unit_move(
+        campaign=c, unit=u, to=_required(d, "to"), reason=d["reason"], actor=a
     ),
     "disband": lambda c, u, d, a: services.unit_disband(
         campaign=c, unit=u, reason=d["reason"], actor=a

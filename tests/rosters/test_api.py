@@ -111,7 +111,7 @@ def test_the_umpire_sets_quality_and_the_history_says_why(platoon, umpire_api):
     [
         ("quality", {"quality": "heroic", "reason": "x"}, 400, "unit.unknown_quality"),
         ("quality", {"quality": "green", "reason": "x"}, 400, "unit.unchanged"),
-        ("quality", {"quality": "regular"}, 400, "invalid.required"),
+        ("quality", {"quality": "regular"}, 400, "adjustment.reason_required"),
         ("leadership", {"leadership": 4, "reason": "x"}, 400, "unit.leadership_range"),
         ("detach", {"reason": "x"}, 409, "unit.not_attached"),
         (

@@ -1,0 +1,81 @@
+"""What the campaign calendar brings the rosters: troopers back from hospital, and units rested."""
+
+from __future__ import annotations
+
+from campaigns.calendar import calendar_step
+from campaigns.models import Campaign
+from eventlog.store import NewEvent
+from rosters import events
+from rosters.models import Trooper, Unit
+from rosters.vocabulary import TrooperStatus, UnitStatus
+from rules.options import parse_options
+from rules.rulesets import Ruleset
+from rules.sg2.campaign import Location
+from rules.sg2.recovery import rest_and_recovery
+from rules.sg2.scales import Fatigue
+
+# A safe rear area is where units rest, refit and repair; withdrawn units recover there too.
+RESTING = {
+    UnitStatus.SAFE_AREA: Location.REAR_AREA,
+    UnitStatus.WITHDRAWN: Location.REAR_AREA,
+    UnitStatus.IN_THE_FIELD: Location.FIELD,
+}
+
+
+@calendar_step(order=10)
+def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
+    due = Trooper.objects.filter(
+        campaign_id=campaign.id,
+        status=TrooperStatus.IN_HOSPITAL,
+        hospital_until_day__lte=to_day,
+    ).order_by("hospital_until_day", "force_id", "order")
+    return [
+        NewEvent.of(
+            events.TrooperReturnedToDuty(trooper_id=t.id, day=max(t.hospital_until_day, from_day)),
+            stream=f"trooper:{t.id}",
+        )
+        for t in due
+    ]
+
+
+@calendar_step(order=30)
+def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
+    """SG2 P.61: out of the line, fatigue recovers a level every 2 days (doubled in the field);
+    a withdrawn unit is fit again once it has recovered a level."""
+    if campaign.ruleset != Ruleset.SG2:
+        return []
+    options = parse_options(campaign.ruleset, campaign.options)
+    resting = Unit.objects.filter(campaign_id=campaign.id, status__in=list(RESTING)).exclude(
+        fatigue__in=["", Fatigue.FRESH.name.lower()]
+    )
+    new = []
+    for unit in resting.order_by("force_id", "order"):
+        days = to_day - from_day
+        before = Fatigue[unit.fatigue.upper()]
+        outcome = rest_and_recovery(
+            fatigue=before,
+            days_rested=unit.rest_days + days,
+            location=RESTING[UnitStatus(unit.status)],
+            rr_days_per_fatigue_step=options.rr_days_per_fatigue_step,
+            field_time_multiplier=options.field_time_multiplier,
+            field_doubling_applies_to=options.field_doubling_applies_to,
+            rr_counter_reset=options.rr_counter_reset,
+        )
+        new.append(
+            NewEvent.of(
+                events.UnitRested(
+                    unit_id=unit.id,
+                    day=to_day,
+                    days=days,
+                    fatigue_before=before.name.lower(),
+                    fatigue_after=outcome.fatigue.name.lower(),
+                    rest_days=outcome.days_toward_next_level,
+                    battles_counter_reset=outcome.battles_counter_reset,
+                    back_from_withdrawal=(
+                        unit.status == UnitStatus.WITHDRAWN and outcome.levels_recovered > 0
+                    ),
+                ),
+                stream=f"unit:{unit.id}",
+            )
+        )
+    return new
