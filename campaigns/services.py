@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -50,9 +51,14 @@ def campaign_create(
     name: str,
     ruleset: str = Ruleset.SG2.value,
     options: dict[str, Any] | None = None,
+    seed: str | None = None,
     actor: AbstractBaseUser,
 ) -> Campaign:
-    """Create a campaign whose umpire is ``actor``, with the ruleset's options validated."""
+    """Create a campaign whose umpire is ``actor``, with the ruleset's options validated.
+
+    ``seed`` (64 hex digits) fixes the server's dice, so the same commands replay the same
+    campaign; by default a random one is drawn.
+    """
     try:
         chosen = Ruleset(ruleset)
     except ValueError:
@@ -70,8 +76,11 @@ def campaign_create(
     if not name or not name.strip():
         raise CommandError("campaign.name_required", "A campaign needs a name.", field="name")
 
+    if seed is None:
+        seed = secrets.token_hex(32)
+    elif not re.fullmatch(r"[0-9a-f]{64}", seed):
+        raise CommandError("campaign.bad_seed", "A seed is 64 hexadecimal digits.", field="seed")
     campaign_id = uuid.uuid4()
-    seed = secrets.token_hex(32)
     created = CampaignCreated(
         campaign_id=campaign_id,
         name=name.strip(),
@@ -435,10 +444,10 @@ def dice_enter(
 
 
 def job_dice(job: Job) -> SeededDice:
-    """The server's dice for a job: the campaign seed, namespaced by the job so a rerun of the
-    same job throws the same dice."""
+    """The server's dice for a job: the campaign seed's stream named after the job's number in
+    the campaign, so a rerun of the same job throws the same dice."""
     seed = CampaignSeed.objects.get(campaign_id=job.campaign_id).seed
-    return SeededDice(bytes.fromhex(seed), f"job:{job.id}")
+    return SeededDice(bytes.fromhex(seed), job.dice_namespace)
 
 
 @jobs.handler(ROLL_DICE_JOB)

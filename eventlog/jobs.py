@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from eventlog import store
@@ -60,8 +60,11 @@ def job_request(
     """Record a job in the caller's transaction; it is dispatched to a worker on commit."""
     if kind not in _HANDLERS:
         raise ValueError(f"No handler resolves jobs of kind {kind!r}.")
+    store.lock_campaign(campaign_id)
+    last = Job.objects.filter(campaign_id=campaign_id).aggregate(last=Max("ordinal"))["last"]
     job = Job.objects.create(
         campaign_id=campaign_id,
+        ordinal=(last or 0) + 1,
         kind=kind,
         params=params,
         requested_by_id=requested_by_id,
@@ -108,7 +111,7 @@ def run_job(job_id: uuid.UUID) -> Job | None:
                 idempotency_key=f"job:{job.id}",
                 actor_id=job.requested_by_id,
                 job_id=job.id,
-                metadata={"job_kind": job.kind},
+                metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
             )
             job.status = Job.Status.SUCCEEDED
             job.finished_at = timezone.now()

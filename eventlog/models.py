@@ -105,6 +105,9 @@ class Job(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     campaign_id = models.UUIDField(db_index=True)
+    ordinal = models.PositiveIntegerField(
+        help_text="The job's number in its campaign; it names the seeded stream of its dice."
+    )
     kind = models.CharField(max_length=100)
     params = models.JSONField(default=dict)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
@@ -120,10 +123,19 @@ class Job(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign_id", "ordinal"], name="eventlog_job_ordinal")
+        ]
         ordering = ["requested_at"]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.status})"
+
+    @property
+    def dice_namespace(self) -> str:
+        """Server dice of the job are the campaign seed's stream ``job:<ordinal>``: the same
+        commands in the same order roll the same dice, and a rerun of the job rolls them again."""
+        return f"job:{self.ordinal}"
 
     @property
     def is_finished(self) -> bool:

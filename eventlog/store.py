@@ -229,12 +229,7 @@ def _append_locked(
         if idempotency_key is not None:
             # Lock the campaign before looking for the key, so two requests carrying the same
             # key cannot both miss it.
-            cursor.execute(
-                "INSERT INTO eventlog_campaignhead AS h (campaign_id, last_sequence) "
-                "VALUES (%s, 0) ON CONFLICT (campaign_id) DO UPDATE "
-                "SET last_sequence = h.last_sequence RETURNING last_sequence",
-                [campaign_param],
-            )
+            lock_campaign(campaign_id)
             cursor.execute(
                 "SELECT metadata FROM eventlog_event WHERE campaign_id = %s "
                 "AND idempotency_key = %s ORDER BY sequence LIMIT 1",
@@ -450,6 +445,17 @@ def _insert_step_by_step(cursor: Any, batch: _Batch) -> Inserted:
         )
         inserted.extend(sorted(cursor.fetchall(), key=lambda row: row[1]))
     return inserted
+
+
+def lock_campaign(campaign_id: uuid.UUID) -> None:
+    """Take the campaign's append lock for the rest of the caller's transaction, as an append
+    does: for commands that number things per campaign."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO eventlog_campaignhead AS h (campaign_id, last_sequence) VALUES (%s, 0) "
+            "ON CONFLICT (campaign_id) DO UPDATE SET last_sequence = h.last_sequence",
+            [_uuid_param(campaign_id)],
+        )
 
 
 def read(

@@ -11,7 +11,7 @@ from campaigns import services
 from eventlog import jobs, store
 from eventlog.errors import RuleViolation
 from eventlog.models import Job
-from rules.dice import SeededDice, seeded_face
+from rules.dice import seeded_face
 from tests.factories import campaign_for
 
 pytestmark = pytest.mark.django_db
@@ -61,14 +61,46 @@ def test_running_a_job_again_appends_nothing(campaign, umpire, django_capture_on
     assert len(jobs.job_events(job)) == 1
 
 
-def test_a_rerun_after_a_crash_rolls_the_same_dice(campaign, umpire):
-    job = services.dice_request(campaign=campaign, die=12, count=3, purpose="x", actor=umpire)
-    first = [services.job_dice(job).roll(services.Die.D12, "x").result for _ in range(1)]
-    again = SeededDice(
-        bytes.fromhex(services.CampaignSeed.objects.get(campaign_id=campaign.id).seed),
-        f"job:{job.id}",
-    ).roll(services.Die.D12, "x")
-    assert first == [again.result]
+def test_a_rerun_after_a_crash_rolls_the_same_dice(
+    campaign, umpire, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.dice_request(campaign=campaign, die=12, count=3, purpose="x", actor=umpire)
+    (event,) = jobs.job_events(job)
+    # A worker that died before committing would resolve the job again with fresh dice.
+    rerun = services.job_dice(job)
+    assert [rerun.roll(services.Die.D12, "x").result for _ in range(3)] == [
+        roll["result"] for roll in event.payload["rolls"]
+    ]
+    assert event.metadata["dice_namespace"] == f"job:{job.ordinal}" == "job:1"
+
+
+def test_the_same_seed_and_commands_roll_the_same_dice(umpire, django_capture_on_commit_callbacks):
+    seed = "ab" * 32
+    faces = []
+    for name in ("First", "Second"):
+        campaign = services.campaign_create(name=name, seed=seed, actor=umpire)
+        with django_capture_on_commit_callbacks(execute=True):
+            for die in (6, 8, 10):
+                services.dice_request(
+                    campaign=campaign, die=die, count=4, purpose="x", actor=umpire
+                )
+        faces.append(
+            [
+                [roll["result"] for roll in event.payload["rolls"]]
+                for event in store.read(campaign.id, types=["campaigns.DiceRolled"])
+            ]
+        )
+    assert faces[0] == faces[1]
+    assert len({tuple(throw) for throw in faces[0]}) == 3
+
+
+def test_a_seed_must_be_64_hex_digits(umpire):
+    from eventlog.errors import CommandError
+
+    with pytest.raises(CommandError) as refused:
+        services.campaign_create(name="Bad", seed="not hex", actor=umpire)
+    assert (refused.value.code, refused.value.field) == ("campaign.bad_seed", "seed")
 
 
 def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(campaign, umpire):
