@@ -6,4 +6,13 @@ class BattlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from battles import actions, casualties, events, medical, morale, projections  # noqa: F401
+        import battles.after_action  # noqa: F401
+        from battles import (  # noqa: F401
+            actions,
+            after_action_fad,
+            casualties,
+            events,
+            medical,
+            morale,
+            projections,
+        )

@@ -6,4 +6,5 @@ class RostersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rosters import calendar_steps, events, projections  # noqa: F401
+        import rosters.review  # noqa: F401
+        from rosters import calendar_steps, events, projections, replacements  # noqa: F401

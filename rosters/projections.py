@@ -122,6 +122,8 @@ class RosterProjection(Projection):
                 "attached_to": p["attached_to"],
                 "merged_into": None,
                 "experience_points": 0,
+                "rest_days": 0,
+                "battles_since_rest": 0,
             },
         )
         facts = [f"{_label(p['kind'])} raised in {force['name']}"]
@@ -444,8 +446,7 @@ class BetweenBattlesProjection(Projection):
         rows.update(Unit, p["unit_id"], **changes)
         if p["fatigue_after"] != p["fatigue_before"]:
             summary = (
-                f"Day {p['day']}: rest and recovery, {p['fatigue_before']} to "
-                f"{p['fatigue_after']}."
+                f"Day {p['day']}: rest and recovery, {p['fatigue_before']} to {p['fatigue_after']}."
             )
             if p["back_from_withdrawal"]:
                 summary += " Fit for combat again."

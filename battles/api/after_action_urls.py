@@ -1,3 +1,60 @@
-"""Routes of battles/api/after_action_urls.py (filled in by its module)."""
+"""The after-action resolution of a battle over HTTP: ``POST /battles/{id}/after-action/``."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+import uuid
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles.after_action import after_action_resolve
+from battles.api.views import _battle
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.models import Job
+
+
+class AfterActionSerializer(serializers.Serializer):
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Faces rolled at the table, in the order the rules use them: per unit in "
+        "roster order its withdrawal die, then per injured trooper his treatment die (if due) "
+        "and his recovery die. Leave out to have the server roll (202 and a job).",
+    )
+
+
+class BattleAfterActionApi(APIView):
+    """Resolve an ended battle after the action (umpire only): quality points, fatigue, the
+    withdrawal test, the injured's recovery and vehicle repairs (SG2 P.60-61)."""
+
+    @extend_schema(request=AfterActionSerializer, responses={201: dict, 202: JobSerializer})
+    def post(self, request: Request, battle_id: uuid.UUID) -> Response:
+        campaign, battle = _battle(request, battle_id, umpire=True)
+        body = AfterActionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = after_action_resolve(
+            campaign=campaign, battle=battle, dice=body.validated_data["dice"], actor=request.user
+        )
+        if isinstance(result, Job):
+            job = Job.objects.get(pk=result.pk)
+            response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+            response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+            return response
+        return Response(
+            {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
+        )
+
+
+urlpatterns = [
+    path(
+        "battles/<uuid:battle_id>/after-action/",
+        BattleAfterActionApi.as_view(),
+        name="battle-after-action",
+    ),
+]

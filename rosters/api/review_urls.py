@@ -1,3 +1,25 @@
-"""Routes of rosters/api/review_urls.py (filled in by its module)."""
+"""Routes for reviewing a campaign (views in ``rosters/api/review.py``)."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.urls import path
+
+from rosters.api import review
+
+urlpatterns = [
+    path(
+        "units/<uuid:unit_id>/progression/",
+        review.UnitProgressionApi.as_view(),
+        name="unit-progression",
+    ),
+    path(
+        "battles/<uuid:battle_id>/casualties/",
+        review.BattleCasualtiesApi.as_view(),
+        name="battle-casualties",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/hospital/",
+        review.CampaignHospitalApi.as_view(),
+        name="campaign-hospital",
+    ),
+]

@@ -1,0 +1,112 @@
+"""Fast and Dirty campaign points and reinforcements over HTTP (FaD p.66)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles import after_action_fad
+from campaigns.models import Campaign
+from campaigns.selectors import membership_get, require_umpire, visible_force_ids
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.errors import NotFound
+from eventlog.models import Job
+from rosters.models import Force
+
+
+def _force(
+    request: Request, force_id: uuid.UUID, *, umpire: bool = False
+) -> tuple[Campaign, Force]:
+    force = Force.objects.filter(pk=force_id).first()
+    if force is None:
+        raise NotFound("force.not_found", "No such force.")
+    try:
+        if umpire:
+            require_umpire(user=request.user, campaign_id=force.campaign_id)
+        else:
+            membership = membership_get(user=request.user, campaign_id=force.campaign_id)
+            visible = visible_force_ids(membership)
+            if visible is not None and str(force.id) not in visible:
+                raise NotFound("force.not_found", "No such force.")
+    except NotFound:
+        raise NotFound("force.not_found", "No such force.") from None
+    return Campaign.objects.get(pk=force.campaign_id), force
+
+
+def _created(request: Request, result: Any) -> Response:
+    if isinstance(result, Job):
+        job = Job.objects.get(pk=result.pk)
+        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+        return response
+    return Response(
+        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
+    )
+
+
+class ForceCampaignPointsApi(APIView):
+    """A force's campaign points: the balance, and every award, purchase and pool roll."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, force_id: uuid.UUID) -> Response:
+        campaign, force = _force(request, force_id)
+        return Response(after_action_fad.campaign_points_view(campaign_id=campaign.id, force=force))
+
+
+class SpendSerializer(serializers.Serializer):
+    purchases = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Items of the price list in order: {kind, target, detail}.",
+    )
+
+
+class ForceCampaignPointsSpendApi(APIView):
+    """Spend a force's campaign points on the FaD p.66 price list (umpire only)."""
+
+    @extend_schema(request=SpendSerializer, responses={201: dict})
+    def post(self, request: Request, force_id: uuid.UUID) -> Response:
+        campaign, force = _force(request, force_id, umpire=True)
+        body = SpendSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = after_action_fad.campaign_points_spend(
+            campaign=campaign,
+            force=force,
+            purchases=body.validated_data["purchases"],
+            actor=request.user,
+        )
+        return _created(request, result)
+
+
+class ReinforcementsSerializer(serializers.Serializer):
+    assignment = serializers.ListField(child=serializers.DictField(), default=list)
+    new_squad_size = serializers.IntegerField(default=0)
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The reinforcement dice rolled at the table: 2d6, then one per point spent "
+        "on an extra die. Leave out to have the server roll (202 and a job).",
+    )
+
+
+class ForceReinforcementsApi(APIView):
+    """Roll a force's reinforcement pool after a battle and place it (umpire only)."""
+
+    @extend_schema(request=ReinforcementsSerializer, responses={201: dict, 202: JobSerializer})
+    def post(self, request: Request, force_id: uuid.UUID) -> Response:
+        campaign, force = _force(request, force_id, umpire=True)
+        body = ReinforcementsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        dice = data.pop("dice")
+        result = after_action_fad.reinforcements_roll(
+            campaign=campaign, force=force, params=data, dice=dice, actor=request.user
+        )
+        return _created(request, result)

@@ -1,0 +1,139 @@
+"""Replacements between battles over HTTP (SG2 P.60-61): a platoon's ledger, the replacement
+roll, and the assignment of the men to its squads."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.models import Campaign
+from campaigns.selectors import membership_get, require_umpire
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.errors import NotFound
+from eventlog.models import Job
+from rosters import replacements, selectors
+from rosters.models import Unit
+
+
+def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campaign, Unit]:
+    campaign_id = selectors.campaign_of("unit", unit_id)
+    try:
+        if umpire:
+            require_umpire(user=request.user, campaign_id=campaign_id)
+        else:
+            membership = membership_get(user=request.user, campaign_id=campaign_id)
+    except NotFound:
+        raise NotFound("unit.not_found", "No such unit.") from None
+    unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
+    if unit is None:
+        raise NotFound("unit.not_found", "No such unit.")
+    if not umpire:
+        selectors.check_force_readable(membership, unit.force_id)
+    return Campaign.objects.get(pk=campaign_id), unit
+
+
+def _outcome(request: Request, result: list[Any] | Job) -> Response:
+    if isinstance(result, Job):
+        job = Job.objects.get(pk=result.pk)
+        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+        return response
+    return Response(
+        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
+    )
+
+
+class DiceSerializer(serializers.Serializer):
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Faces rolled at the table, in the order the rules use them. Leave out to "
+        "have the server roll (202 and a job).",
+    )
+
+
+class AssignmentSerializer(serializers.Serializer):
+    unit_id = serializers.UUIDField()
+    count = serializers.IntegerField(min_value=1, max_value=100)
+
+
+class AssignSerializer(DiceSerializer):
+    assignments = AssignmentSerializer(many=True, allow_empty=False)
+
+
+class PlatoonReplacementsApi(APIView):
+    """A platoon's replacements: its last roll, how many are left to assign, and the men on
+    their way to its squads."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
+        campaign, platoon = _unit(request, unit_id, umpire=False)
+        ledger = replacements.platoon_ledger(campaign.id, platoon.id)
+        names = {str(u.id): u.name for u in replacements.platoon_squads(platoon)}
+        roll = ledger.last_roll
+        return Response(
+            {
+                "platoon_id": str(platoon.id),
+                "platoon": platoon.name,
+                "last_roll": (
+                    {k: roll[k] for k in ("day", "die", "roll", "available", "dice")}
+                    if roll
+                    else None
+                ),
+                "assigned": ledger.assigned,
+                "left": ledger.left,
+                "on_the_way": [
+                    {
+                        "unit_id": p.unit_id,
+                        "unit": names.get(p.unit_id),
+                        "count": p.count,
+                        "arrives_on_day": p.arrives_on_day,
+                    }
+                    for p in ledger.pending
+                ],
+            }
+        )
+
+
+class ReplacementsRequestApi(APIView):
+    """Roll a platoon's replacement die (SG2 P.60), from the table's ``dice`` or the server's."""
+
+    @extend_schema(request=DiceSerializer, responses={201: dict, 202: JobSerializer})
+    def post(self, request: Request, unit_id: uuid.UUID) -> Response:
+        campaign, platoon = _unit(request, unit_id, umpire=True)
+        body = DiceSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = replacements.replacements_request(
+            campaign=campaign,
+            platoon=platoon,
+            dice=body.validated_data["dice"],
+            actor=request.user,
+        )
+        return _outcome(request, result)
+
+
+class ReplacementsAssignApi(APIView):
+    """Assign a platoon's rolled replacements to its squads (SG2 P.60-61); each receiving squad
+    takes the quality-drop check with the table's ``dice`` in order, or the server's."""
+
+    @extend_schema(request=AssignSerializer, responses={201: dict, 202: JobSerializer})
+    def post(self, request: Request, unit_id: uuid.UUID) -> Response:
+        campaign, platoon = _unit(request, unit_id, umpire=True)
+        body = AssignSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = replacements.replacements_assign(
+            campaign=campaign,
+            platoon=platoon,
+            assignments=body.validated_data["assignments"],
+            dice=body.validated_data["dice"],
+            actor=request.user,
+        )
+        return _outcome(request, result)
