@@ -217,11 +217,12 @@ class AfterActionContext:
         unit_ids = [p.unit_id for p in participants]
         units = {u.id: u for u in Unit.objects.filter(id__in=unit_ids)}
         sides = {s.side: s for s in BattleSide.objects.filter(battle_id=battle.id)}
-        # Table dice go to the units in a fixed order: side by side, then as in the roster.
+        # Table dice go to the units in a fixed order: side by side, each side's forces as the
+        # battle plan lists them, then as in the roster.
         participants.sort(
             key=lambda p: (
                 sides[p.side].order,
-                str(units[p.unit_id].force_id),
+                [str(f) for f in sides[p.side].force_ids].index(str(units[p.unit_id].force_id)),
                 units[p.unit_id].order,
             )
         )

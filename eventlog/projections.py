@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import functools
+import hashlib
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -391,8 +392,10 @@ def voids(campaign_id: uuid.UUID, upto: int | None = None) -> dict[int, StoredEv
     }
 
 
-def _snapshot_key(projections: Sequence[Projection]) -> str:
-    return ",".join(f"{p.name}@{p.version}" for p in projections)
+def snapshot_key(projections: Sequence[Projection]) -> str:
+    """Names a fold by its projections and their versions (hashed: the list can be long)."""
+    names = ",".join(f"{p.name}@{p.version}" for p in projections)
+    return hashlib.sha256(names.encode()).hexdigest()
 
 
 def fold_as_of(
@@ -407,7 +410,7 @@ def fold_as_of(
     the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes.
     """
     projections = list(projections or registered())
-    key = _snapshot_key(projections)
+    key = snapshot_key(projections)
     target = store.last_sequence(campaign_id) if upto is None else upto
     voided = voids(campaign_id, target)
 

@@ -73,7 +73,7 @@ def test_as_of_the_head_equals_the_tables(campaign):
 @override_settings(MUSTER_SNAPSHOT_INTERVAL=2)
 def test_as_of_caches_a_snapshot_and_folds_on_from_it(campaign):
     expected = projections.fold_as_of(campaign.id, 5).tables
-    key = ",".join(f"{p.name}@{p.version}" for p in projections.registered())
+    key = projections.snapshot_key(projections.registered())
     assert list(
         ProjectionSnapshot.objects.filter(campaign_id=campaign.id, projection_key=key).values_list(
             "sequence", flat=True

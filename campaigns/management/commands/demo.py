@@ -1,19 +1,34 @@
-"""Create a small demo campaign, through the same services the API uses."""
+"""Create the demo campaign: two forces from the book's first scenario, three linked battles
+played with the server's dice from a fixed seed, after-action and rest between them.
+
+Everything goes through the same services the API uses, so the demo is also a walk through the
+campaign loop. The same seed gives the same campaign.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from rest_framework.authtoken.models import Token
 
+from battles import actions
+from battles import services as battles
+from battles.after_action import after_action_resolve
+from battles.models import Battle, Participant
 from campaigns import services
-from campaigns.models import Campaign
+from campaigns.calendar import calendar_advance
+from campaigns.models import Campaign, Membership
+from config.celery import app as celery_app
 from eventlog import store
-from eventlog.models import Job
+from eventlog.errors import CommandError as Refused
+from rosters import selectors
 from rosters import services as rosters
-from rosters.models import Force
+from rosters.models import Force, Trooper, Unit
+from rosters.replacements import platoon_ledger, replacements_assign, replacements_request
+from rosters.review import battle_casualties
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DEMO_USERNAME = "umpire"
@@ -21,79 +36,265 @@ DEMO_PLAYER = "blue"
 DEMO_PASSWORD = "muster-demo"
 DEMO_CAMPAIGN = "Operation Long Night (demo)"
 DEMO_FORCES = ("sg2-scenario-1-blue.yaml", "sg2-scenario-1-red.yaml")
+DEMO_SEED = "5eed" * 16
+# (name, day, winner): three battles in a line, each leading to the next.
+DEMO_BATTLES = (
+    ("Recon in force", 1, "Blue"),
+    ("Hold the ford", 4, "Red"),
+    ("Breakthrough at Kessler", 8, "Blue"),
+)
+
+
+def _user(username: str, *, staff: bool = False):
+    User = get_user_model()
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.org", "is_staff": staff}
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    return user
 
 
 class Command(BaseCommand):
-    help = "Create the demo umpire and player and a demo campaign: forces, journal, dice."
+    help = "Create and play the demo campaign (three linked battles), then print a summary."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="Where it is served.")
-
-    def handle(self, *args, url: str, **options) -> None:
-        User = get_user_model()
-        umpire, created = User.objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"email": "umpire@example.org", "is_staff": True}
+        parser.add_argument(
+            "--seed", default=DEMO_SEED, help="The campaign's dice seed (64 hex digits)."
         )
-        if created:
-            umpire.set_password(DEMO_PASSWORD)
-            umpire.save()
+
+    def handle(self, *args, url: str, seed: str, **options) -> None:
+        umpire = _user(DEMO_USERNAME, staff=True)
+        _user(DEMO_PLAYER)
         token, _ = Token.objects.get_or_create(user=umpire)
-        player, created = User.objects.get_or_create(
-            username=DEMO_PLAYER, defaults={"email": "blue@example.org"}
-        )
-        if created:
-            player.set_password(DEMO_PASSWORD)
-            player.save()
-
         campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, umpire_id=umpire.pk).first()
         if campaign is None:
-            campaign = services.campaign_create(name=DEMO_CAMPAIGN, ruleset="sg2", actor=umpire)
-            services.note_record(
-                campaign=campaign,
-                text="Day 1. 3rd Platoon lands at the Kessler relay station at dusk.",
-                actor=umpire,
-            )
-            services.note_record(
-                campaign=campaign,
-                text="Rain all night; the militia is dug in along the ridge.",
-                actor=umpire,
-            )
-            services.dice_request(
-                campaign=campaign, die=6, count=2, purpose="weather for day 2", actor=umpire
-            )
-            services.dice_enter(
-                campaign=campaign,
-                die=10,
-                results=[7],
-                purpose="scouting report, rolled at the table",
-                actor=umpire,
-            )
-            for name in DEMO_FORCES:
-                rosters.force_import_text(
-                    campaign=campaign,
-                    text=(EXAMPLES / name).read_text(encoding="utf-8"),
-                    source=name,
-                    actor=umpire,
-                )
-            blue = Force.objects.get(campaign_id=campaign.id, side="Blue")
-            services.member_add(
-                campaign=campaign,
-                username=DEMO_PLAYER,
-                role="player",
-                force_ids=[blue.id],
-                actor=umpire,
-            )
-        events = store.last_sequence(campaign.id)
-        pending = Job.objects.filter(campaign_id=campaign.id).exclude(status="succeeded").count()
+            # The demo plays its jobs in this process, in order, so the same seed replays it.
+            eager = celery_app.conf.task_always_eager
+            celery_app.conf.task_always_eager = True
+            try:
+                campaign = self.play(umpire, seed)
+            except Refused as refusal:
+                raise CommandError(f"The demo was refused: {refusal.message}") from None
+            finally:
+                celery_app.conf.task_always_eager = eager
+        self.summary(campaign)
+        self.stdout.write("")
         self.stdout.write(self.style.SUCCESS(f"Demo campaign: {campaign.name} ({campaign.id})"))
-        self.stdout.write(f"  {events} events in its log, {pending} job(s) still running")
-        for force in Force.objects.filter(campaign_id=campaign.id):
-            self.stdout.write(
-                f"  Force:    {force.name} ({force.side}) {url}/api/v1/forces/{force.id}/"
-            )
+        self.stdout.write(f"  {store.last_sequence(campaign.id)} events in its log")
         self.stdout.write(f"  Log in as {DEMO_USERNAME} / {DEMO_PASSWORD}, API token {token.key}")
         self.stdout.write(f"  Player:   {DEMO_PLAYER} / {DEMO_PASSWORD} (commands the Blue force)")
         self.stdout.write(f"  API:      {url}/api/v1/campaigns/{campaign.id}/")
-        self.stdout.write(f"  Events:   {url}/api/v1/campaigns/{campaign.id}/events/")
         self.stdout.write(f"  API docs: {url}/api/v1/docs/")
         self.stdout.write(f"  Health:   {url}/healthz")
+
+    # --- Playing the campaign -----------------------------------------------------------------
+
+    def play(self, umpire, seed: str) -> Campaign:
+        campaign = services.campaign_create(name=DEMO_CAMPAIGN, seed=seed, actor=umpire)
+        services.note_record(
+            campaign=campaign,
+            text="Day 0. Blue's recon platoon lands at the Kessler relay station at dusk.",
+            actor=umpire,
+        )
+        for name in DEMO_FORCES:
+            rosters.force_import_text(
+                campaign=campaign,
+                text=(EXAMPLES / name).read_text(encoding="utf-8"),
+                source=name,
+                actor=umpire,
+            )
+        blue = Force.objects.get(campaign_id=campaign.id, side="Blue")
+        red = Force.objects.get(campaign_id=campaign.id, side="Red")
+        services.member_add(
+            campaign=campaign,
+            username=DEMO_PLAYER,
+            role="player",
+            force_ids=[blue.id],
+            actor=umpire,
+        )
+
+        planned: list[Battle] = []
+        following = None
+        for name, day, _ in reversed(DEMO_BATTLES):
+            battle = battles.battle_plan(
+                campaign=self.fresh(campaign),
+                name=name,
+                day=day,
+                attacker="Blue",
+                sides=[
+                    {
+                        "side": "Blue",
+                        "force_ids": [blue.id],
+                        "casevac": {"on_call": True, "start_box": 1, "troop_capacity": 8},
+                    },
+                    {"side": "Red", "force_ids": [red.id]},
+                ],
+                next_on_attacker_win=following,
+                next_on_defender_win=following,
+                actor=umpire,
+            )
+            planned.insert(0, battle)
+            following = battle.id
+        for index, (battle, (_, day, winner)) in enumerate(zip(planned, DEMO_BATTLES, strict=True)):
+            if self.fresh(campaign).day < day:
+                calendar_advance(campaign=self.fresh(campaign), to_day=day, actor=umpire)
+            self.fight(self.fresh(campaign), battle, winner, umpire)
+            if index < len(planned) - 1:
+                # After the last battle the wounded are still in hospital: the summary shows them.
+                self.rest_and_refit(self.fresh(campaign), blue, umpire)
+                self.rest_and_refit(self.fresh(campaign), red, umpire)
+        return self.fresh(campaign)
+
+    @staticmethod
+    def fresh(campaign: Campaign) -> Campaign:
+        return Campaign.objects.get(pk=campaign.pk)
+
+    def fight(self, campaign: Campaign, battle: Battle, winner: str, umpire) -> None:
+        # Always the same order (Blue's squads, then Red's, each in roster order), so the same
+        # seed rolls the same dice for the same squads.
+        ready = [
+            unit
+            for force in Force.objects.filter(campaign_id=campaign.id).order_by("raised_sequence")
+            for unit in Unit.objects.filter(
+                force_id=force.id, kind="squad", status="in_the_line"
+            ).order_by("order")
+        ]
+        battle = battles.battle_commit(
+            campaign=campaign, battle=battle, unit_ids=[u.id for u in ready], actor=umpire
+        )
+        battle = battles.battle_start(campaign=campaign, battle=battle, actor=umpire)
+        by_unit = {p.unit_id: p for p in Participant.objects.filter(battle_id=battle.id)}
+        fighting = [by_unit[unit.id] for unit in ready]
+        for turn in range(2):
+            for participant in fighting:
+                if not self.act(campaign, battle, "casualties", umpire, {
+                    "unit_id": str(participant.unit_id), "mode": "allocate",
+                    "hits": 2 + turn, "impact_die": 6 + 2 * turn, "cover": "soft",
+                }):  # fmt: skip
+                    continue
+                self.act(campaign, battle, "confidence_test", umpire, {
+                    "unit_id": str(participant.unit_id),
+                    "circumstances": ["casualties_from_fire"],
+                })  # fmt: skip
+                wounded = Trooper.objects.filter(unit_id=participant.unit_id, status="wounded")
+                if wounded.exists():
+                    self.act(campaign, battle, "medical_treatment", umpire, {
+                        "unit_id": str(participant.unit_id),
+                    })  # fmt: skip
+            battle = battles.turn_advance(campaign=campaign, battle=battle, actor=umpire)
+        objectives = [p.unit_id for p in fighting if p.side == winner][:1]
+        battle = battles.battle_end(
+            campaign=campaign,
+            battle=battle,
+            winner=winner,
+            objectives_met=objectives,
+            actor=umpire,
+        )
+        after_action_resolve(campaign=campaign, battle=battle, dice=None, actor=umpire)
+
+    def act(self, campaign, battle, name: str, umpire, params: dict[str, Any]) -> bool:
+        """Perform a battle action with server dice; skip it if the state no longer allows it
+        (a squad broken or destroyed earlier in the turn)."""
+        battle = Battle.objects.get(pk=battle.pk)
+        try:
+            actions.action_perform(
+                campaign=campaign, battle=battle, name=name, params=params, dice=None, actor=umpire
+            )
+        except Refused:
+            return False
+        return True
+
+    def rest_and_refit(self, campaign: Campaign, force: Force, umpire) -> None:
+        """Tired squads go back to a safe area; platoons there take replacements."""
+        for unit in Unit.objects.filter(force_id=force.id, kind="squad").order_by("order"):
+            if unit.status == "in_the_line" and unit.fatigue != "fresh":
+                rosters.unit_move(
+                    campaign=campaign, unit=unit, to="safe_area", reason="rest", actor=umpire
+                )
+        for platoon in Unit.objects.filter(force_id=force.id, kind="platoon"):
+            try:
+                replacements_request(campaign=campaign, platoon=platoon, dice=None, actor=umpire)
+            except Refused:
+                continue
+            left = platoon_ledger(campaign.id, platoon.id).left
+            squads = Unit.objects.filter(force_id=force.id, kind="squad", status="safe_area")
+            assignments = []
+            for squad in squads.order_by("order"):
+                if left <= 0 or squad.quality == "elite":
+                    break
+                present = Trooper.objects.filter(unit_id=squad.id, status="fit").count()
+                vacancies = max(squad.toe_strength - present, 0)
+                if vacancies:
+                    count = min(vacancies, left)
+                    assignments.append({"unit_id": str(squad.id), "count": count})
+                    left -= count
+            if assignments:
+                replacements_assign(
+                    campaign=self.fresh(campaign),
+                    platoon=platoon,
+                    assignments=assignments,
+                    dice=None,
+                    actor=umpire,
+                )
+        campaign = self.fresh(campaign)
+        calendar_advance(campaign=campaign, days=2, actor=umpire)
+        for unit in Unit.objects.filter(force_id=force.id, kind="squad", status="safe_area"):
+            rosters.unit_move(
+                campaign=self.fresh(campaign),
+                unit=unit,
+                to="in_the_line",
+                reason="back to the front",
+                actor=umpire,
+            )
+
+    # --- Telling it ---------------------------------------------------------------------------
+
+    def summary(self, campaign: Campaign) -> None:
+        battles_fought = Battle.objects.filter(campaign_id=campaign.id).order_by("day")
+        before = {}
+        if battles_fought:
+            # The squads as they stood before the first battle, from the log.
+            upto = selectors.resolve_as_of(
+                campaign.id, as_of=None, as_of_battle=str(battles_fought[0].id), side="before"
+            )
+            then = selectors.FoldedRoster(campaign.id, upto)
+            for unit in then.rows.find(Unit, kind="squad"):
+                fit = [t for t in then.troopers(unit_id=unit["id"]) if t["status"] == "fit"]
+                before[unit["id"]] = (unit["quality"], len(fit))
+        self.stdout.write(f"{campaign.name}, day {campaign.day}")
+        umpire = Membership.objects.get(campaign_id=campaign.id, user_id=campaign.umpire_id)
+        for battle in battles_fought:
+            self.stdout.write(
+                f"  Day {battle.day}: {battle.name}: {battle.status}"
+                + (f", won by {battle.winner}" if battle.winner else "")
+            )
+            for side in battle_casualties(battle, umpire)["sides"]:
+                counts = ", ".join(
+                    f"{n} {kind}" for kind, n in side.items() if isinstance(n, int) and n
+                )
+                self.stdout.write(f"    {side['side']} casualties: {counts or 'none'}")
+        self.stdout.write("  Units (quality, fit men; before -> now):")
+        for unit in Unit.objects.filter(campaign_id=campaign.id, kind="squad").order_by(
+            "force_id", "order"
+        ):
+            fit = Trooper.objects.filter(unit_id=unit.id, status="fit").count()
+            was = before.get(str(unit.id))
+            then = f"{was[0]}, {was[1]} -> " if was else ""
+            self.stdout.write(
+                f"    {unit.name}: {then}{unit.quality}, {fit} of {unit.toe_strength}, "
+                f"{unit.fatigue}, {unit.status.replace('_', ' ')}"
+            )
+        statuses = ("dead", "evacuated", "captured")
+        counts = {
+            s: Trooper.objects.filter(campaign_id=campaign.id, status=s).count() for s in statuses
+        }
+        self.stdout.write("  Casualties: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        hospital = Trooper.objects.filter(campaign_id=campaign.id, status="in_hospital").order_by(
+            "hospital_until_day", "name"
+        )
+        self.stdout.write(f"  In hospital: {hospital.count()}")
+        for trooper in hospital:
+            self.stdout.write(f"    {trooper.name}: back on day {trooper.hospital_until_day}")
