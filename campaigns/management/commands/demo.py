@@ -277,9 +277,12 @@ class Command(BaseCommand):
                 )
                 self.stdout.write(f"    {side['side']} casualties: {counts or 'none'}")
         self.stdout.write("  Units (quality, fit men; before -> now):")
-        for unit in Unit.objects.filter(campaign_id=campaign.id, kind="squad").order_by(
-            "force_id", "order"
-        ):
+        squads = [
+            unit
+            for force in Force.objects.filter(campaign_id=campaign.id).order_by("raised_sequence")
+            for unit in Unit.objects.filter(force_id=force.id, kind="squad").order_by("order")
+        ]
+        for unit in squads:
             fit = Trooper.objects.filter(unit_id=unit.id, status="fit").count()
             was = before.get(str(unit.id))
             then = f"{was[0]}, {was[1]} -> " if was else ""
