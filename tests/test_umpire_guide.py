@@ -32,9 +32,7 @@ def shell_blocks(text: str) -> list[str]:
 def server(tmp_path):
     for tool in ("curl", "jq", "bash"):
         assert shutil.which(tool), f"the umpire guide's test needs {tool} (.ci/run installs it)"
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")
-    }
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     env.update(MUSTER_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings.dev")
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)

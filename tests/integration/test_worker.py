@@ -66,10 +66,12 @@ def test_a_job_whose_worker_is_killed_mid_task_completes_exactly_once(celery_pro
     campaign = campaign_for(umpire)
     first = celery_processes.worker()
 
-    # Hold the campaign's append lock so the worker stops inside the job, before it commits.
+    # Hold the campaign stream's row so the worker stops inside the job's append, before it
+    # commits (requesting the job does not need that row).
     blocker = raw_connection()
     blocker.execute(
-        "SELECT 1 FROM eventlog_campaignhead WHERE campaign_id = %s FOR UPDATE", [campaign.id]
+        "SELECT 1 FROM eventlog_streamhead WHERE campaign_id = %s AND stream = %s FOR UPDATE",
+        [campaign.id, f"campaign:{campaign.id}"],
     )
     job = services.dice_request(campaign=campaign, die=6, count=4, purpose="x", actor=umpire)
     wait_for(lambda: job_status(job.pk) == "running", timeout=30, what="the worker to start")
