@@ -12,7 +12,7 @@ import uuid
 from collections import defaultdict
 from typing import Any, Protocol
 
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from eventlog import projections, store
 from eventlog.errors import CommandError, NotFound, PermissionDenied
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
@@ -189,7 +189,10 @@ def readable_forces(membership: Membership) -> set[str] | None:
     player reads the forces they are tied to."""
     if membership.role != Membership.Role.PLAYER:
         return None
-    return {str(force_id) for force_id in (getattr(membership, "force_ids", None) or [])}
+    options = Campaign.objects.filter(pk=membership.campaign_id).values_list("options", flat=True)
+    if (options.first() or {}).get("forces_visibility") == "full":
+        return None
+    return {str(force_id) for force_id in membership.force_ids}
 
 
 def check_force_readable(membership: Membership, force_id: Any) -> None:

@@ -28,6 +28,14 @@ from rules.rulesets import Ruleset
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+class ForcesVisibility(enum.StrEnum):
+    """What a player sees of the forces of other players (not a rule of either book: a campaign
+    setting of Muster's, in both rulesets)."""
+
+    OUTLINE = "outline"  # name, side and number of units
+    FULL = "full"  # everything, as the umpire sees it
+
+
 @dataclass(frozen=True, slots=True)
 class OptionProblem:
     """One thing wrong with a set of options: which field, a stable code, and a message."""

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.options import check_options, option
+from rules.options import ForcesVisibility, check_options, option
 
 
 class WeaponsDamageTable(enum.StrEnum):
@@ -275,6 +275,16 @@ def _on(default: bool, description: str, source: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class FaDOptions:
     """Every Fast and Dirty campaign option, each at the book's default or the stated reading."""
+
+    # --- the campaign in Muster ---
+    forces_visibility: ForcesVisibility = field(
+        default=ForcesVisibility.OUTLINE,
+        metadata=option(
+            description="What players see of other players' forces: outline (name, side and "
+            "number of units) or full",
+            source="Muster",
+        ),
+    )
 
     # --- force profiles and generation ---
     weapons_damage_table: WeaponsDamageTable = field(

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass, field
 
 from rules.dice import Die
-from rules.options import OptionProblem, check_options, option
+from rules.options import ForcesVisibility, OptionProblem, check_options, option
 from rules.sg2.scales import MissionMotivation
 
 
@@ -325,6 +325,16 @@ _DEFAULT_FIELD_TIMES = (FieldTime.FATIGUE, FieldTime.REPAIR, FieldTime.INJURED_R
 @dataclass(frozen=True, slots=True)
 class SG2Options:
     """Every Stargrunt II campaign option, each at the book's default."""
+
+    # --- the campaign in Muster ---
+    forces_visibility: ForcesVisibility = field(
+        default=ForcesVisibility.OUTLINE,
+        metadata=option(
+            description="What players see of other players' forces: outline (name, side and "
+            "number of units) or full",
+            source="Muster",
+        ),
+    )
 
     # --- improving troop quality (P.60) ---
     quality_progression: QualityProgression = field(

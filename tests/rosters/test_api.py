@@ -385,3 +385,23 @@ def test_as_of_a_battle_shows_the_roster_before_and_after_it(platoon, umpire_api
         assert (now["quality"], now["leadership"]) == ("regular", 2)
     finally:
         catalogue.unregister("tests.ShotsExchanged")
+
+
+def test_the_visibility_option_can_show_players_every_force(
+    platoon, campaign, api_for, umpire_api, make_user
+):
+    rival = make_user("rival")
+    militia = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/forces/",
+        {"roster": "name: Militia\nside: Red\nunits:\n  - {name: Rabble, kind: squad, "
+         "quality: green, leadership: 3}\n"},
+    ).json()  # fmt: skip
+    _join(umpire_api, campaign, rival, "player", [militia["id"]])
+    first = find_unit(platoon, "1st Squad")
+    assert api_for(rival).get(f"/api/v1/units/{first['id']}/").status_code == 403
+    changed = umpire_api.patch(
+        f"/api/v1/campaigns/{campaign.id}/options/",
+        {"changes": {"forces_visibility": "full"}, "reason": "open campaign"},
+    )
+    assert changed.status_code == 200, changed.json()
+    assert api_for(rival).get(f"/api/v1/units/{first['id']}/").status_code == 200
