@@ -1,6 +1,6 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
@@ -26,7 +26,15 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="docs", permanent=False), name="home"),
+    path("", include("pages.urls")),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="pages/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("healthz", healthz, name="healthz"),

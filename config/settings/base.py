@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -111,7 +112,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "static")))
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "pages:campaigns"
+LOGOUT_REDIRECT_URL = "login"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -54,7 +54,7 @@ def test_a_token_is_obtained_with_username_and_password(client, umpire):
     assert len(response.json()["token"]) == 40
 
 
-def test_the_home_page_leads_to_the_api_docs(client):
+def test_the_home_page_leads_to_the_login(client):
     response = client.get("/")
     assert response.status_code == 302
-    assert response["Location"] == "/api/v1/docs/"
+    assert response["Location"] == "/login/"

@@ -1,0 +1,105 @@
+"""The campaign list and a campaign's dashboard. Views only read through selectors; forms post to
+the same services as the API (see ``pages/forms.py``)."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from battles.models import Battle
+from campaigns.models import Campaign, Membership
+from campaigns.selectors import campaigns_for_user
+from pages.access import is_umpire, member
+from rosters.models import Force, Trooper, Unit
+from rosters.review import hospital_list
+from rosters.selectors import readable_forces
+from rosters.vocabulary import TrooperStatus, UnitKind
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return redirect("pages:campaigns" if request.user.is_authenticated else "login")
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    roles = dict(
+        Membership.objects.filter(user_id=request.user.pk).values_list("campaign_id", "role")
+    )
+    campaigns = [
+        {"campaign": c, "role": roles.get(c.id)}
+        for c in campaigns_for_user(request.user).order_by("-created_at")
+    ]
+    return render(request, "pages/campaigns.html", {"campaigns": campaigns})
+
+
+def force_strengths(campaign: Campaign) -> list[dict]:
+    """Each force's present strength against its TO&E, in three queries."""
+    forces = list(Force.objects.filter(campaign_id=campaign.id).order_by("raised_sequence"))
+    toe: dict[uuid.UUID, int] = defaultdict(int)
+    units: dict[uuid.UUID, int] = defaultdict(int)
+    for unit in Unit.objects.filter(campaign_id=campaign.id).exclude(status="disbanded"):
+        if not UnitKind(unit.kind).is_formation:
+            toe[unit.force_id] += unit.toe_strength
+            units[unit.force_id] += 1
+    present: dict[uuid.UUID, int] = defaultdict(int)
+    for force_id, status in Trooper.objects.filter(campaign_id=campaign.id).values_list(
+        "force_id", "status"
+    ):
+        if TrooperStatus(status).is_present:
+            present[force_id] += 1
+    return [
+        {
+            "force": force,
+            "units": units[force.id],
+            "present": present[force.id],
+            "toe": toe[force.id],
+        }
+        for force in forces
+    ]
+
+
+@login_required
+def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    campaign, membership = member(request, campaign_id)
+    battles = list(
+        Battle.objects.filter(campaign_id=campaign.id).order_by("day", "planned_sequence")
+    )
+    names = {b.id: b.name for b in battles}
+    upcoming = [b for b in battles if b.status in ("planned", "committed", "in_progress")]
+    ended = [b for b in battles if b.status in ("ended", "resolved")]
+    next_battle = None
+    if ended and ended[-1].next_battle_id:
+        next_battle = next((b for b in battles if b.id == ended[-1].next_battle_id), None)
+    elif upcoming:
+        next_battle = upcoming[0]
+    allowed = readable_forces(membership)
+    strengths = force_strengths(campaign)
+    for row in strengths:
+        row["readable"] = allowed is None or str(row["force"].id) in allowed
+        if not row["readable"]:
+            row["present"] = row["toe"] = None
+    return render(
+        request,
+        "pages/dashboard.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "umpire": is_umpire(membership),
+            "battles": [
+                {
+                    "battle": b,
+                    "after_attacker_win": names.get(b.next_on_attacker_win),
+                    "after_defender_win": names.get(b.next_on_defender_win),
+                    "next": names.get(b.next_battle_id),
+                }
+                for b in battles
+            ],
+            "next_battle": next_battle,
+            "forces": strengths,
+            "hospital": hospital_list(campaign.id, membership),
+        },
+    )
