@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
 
 WIDTH, HEIGHT = 560, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 36, 56
@@ -42,10 +43,11 @@ def line_chart(
         return TOP + plot_h - (v - y_min) / span * plot_h
 
     ticks = y_ticks or [(v, f"{v:g}") for v in _nice_ticks(y_min, top)]
+    title_id = "chart-" + slugify(title)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'class="chart" aria-labelledby="t-{id(points)}">',
-        f'<title id="t-{id(points)}">{escape(title)}</title>',
+        f'class="chart" aria-labelledby="{title_id}">',
+        f'<title id="{title_id}">{escape(title)}</title>',
         f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" class="chart-title">'
         f"{escape(title)}</text>",
         f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}" '

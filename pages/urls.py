@@ -1,6 +1,6 @@
 from django.urls import path
 
-from pages import views
+from pages import roster_views, umpire_views, views
 
 app_name = "pages"
 
@@ -8,4 +8,23 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/", views.campaign_list, name="campaigns"),
     path("campaigns/<uuid:campaign_id>/", views.dashboard, name="dashboard"),
+    path("forces/<uuid:force_id>/", roster_views.force_page, name="force"),
+    path("units/<uuid:unit_id>/", roster_views.unit_page, name="unit"),
+    path("troopers/<uuid:trooper_id>/", roster_views.trooper_page, name="trooper"),
+    path("battles/<uuid:battle_id>/", roster_views.battle_page, name="battle"),
+    path(
+        "campaigns/<uuid:campaign_id>/calendar/",
+        umpire_views.calendar_advance,
+        name="calendar_advance",
+    ),
+    path("campaigns/<uuid:campaign_id>/move/", umpire_views.unit_move, name="unit_move"),
+    path(
+        "campaigns/<uuid:campaign_id>/replacements/",
+        umpire_views.replacements,
+        name="replacements",
+    ),
+    path("campaigns/<uuid:campaign_id>/void/", umpire_views.void, name="void"),
+    path("battles/<uuid:battle_id>/end/", umpire_views.battle_end, name="battle_end"),
+    path("battles/<uuid:battle_id>/after-action/", umpire_views.after_action, name="after_action"),
+    path("jobs/<uuid:job_id>/", umpire_views.job, name="job"),
 ]

@@ -1,0 +1,454 @@
+"""Reading pages for forces, units, troopers and battles.
+
+Every page reads through the same selectors as the API (``rosters.selectors``,
+``rosters.review``, ``battles.selectors``) with the same permissions: any member of the campaign
+reads, a player sees other players' forces only as ``readable_forces`` allows, and anyone else
+is told the campaign does not exist. Force, unit and trooper pages can show the roster as it
+stood at any point of the log (``?as_of=`` or ``?as_of_battle=&side=``), folded by
+``resolve_as_of`` and ``roster_view`` exactly as the API folds it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from battles.models import Battle
+from battles.projections import dice_text
+from battles.selectors import battle_detail, battle_log, battles_of
+from campaigns.models import Campaign, Membership
+from eventlog.errors import CommandError, NotFound, PermissionDenied
+from pages.access import is_umpire, member
+from pages.charts import Point, line_chart
+from rosters.review import battle_casualties, unit_progression
+from rosters.selectors import (
+    CurrentRoster,
+    RosterView,
+    campaign_of,
+    check_force_readable,
+    force_detail,
+    force_outlines,
+    readable_forces,
+    resolve_as_of,
+    roster_view,
+    trooper_detail,
+    unit_detail,
+)
+
+Row = dict[str, Any]
+
+
+# --- The as-of selector --------------------------------------------------------------------------
+
+
+@dataclass
+class AsOf:
+    """Which point of the log a page shows, and the choices its selector offers."""
+
+    upto: int | None = None
+    label: str = "now"
+    selected: str = ""  # the chosen option of the select: "" (now) or "<battle id>:<side>"
+    as_of: str = ""  # the event number typed in, echoed back into the form
+    error: str = ""
+    choices: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def query(self) -> str:
+        """The query string that keeps this point on links to other roster pages."""
+        if self.upto is None:
+            return ""
+        return f"?as_of={self.upto}"
+
+
+def _as_of(request: HttpRequest, campaign_id: uuid.UUID, battles: Sequence[Row]) -> AsOf:
+    """Read the as-of parameters the way the API does.
+
+    The select cannot send two fields from one choice without JavaScript, so its options carry
+    ``<battle id>:<side>`` in ``as_of_battle``; a plain battle id with a separate ``side`` (as
+    the API takes them, and as links from other pages send them) works too.
+    """
+    names = {str(b["id"]): b["name"] for b in battles}
+    choices = [("", "now")]
+    for battle in battles:
+        choices.append((f"{battle['id']}:before", f"before {battle['name']}"))
+        choices.append((f"{battle['id']}:after", f"after {battle['name']}"))
+    as_of = request.GET.get("as_of", "").strip()
+    as_of_battle = request.GET.get("as_of_battle", "").strip()
+    side = request.GET.get("side", "").strip()
+    if ":" in as_of_battle:
+        as_of_battle, side = as_of_battle.split(":", 1)
+    state = AsOf(as_of=as_of, choices=choices)
+    try:
+        upto = resolve_as_of(campaign_id, as_of=as_of, as_of_battle=as_of_battle, side=side)
+    except CommandError as exc:  # NotFound among them: a battle of another campaign
+        state.error = exc.message
+        return state
+    state.upto = upto
+    if upto is None:
+        return state
+    if as_of_battle:
+        state.selected = f"{as_of_battle}:{side}"
+        state.label = f"{side} {names.get(as_of_battle, 'the battle')} (after event #{upto})"
+    else:
+        state.label = f"after event #{upto}"
+    return state
+
+
+# --- Formatting ----------------------------------------------------------------------------------
+
+
+def dice_label(dice: Sequence[Row]) -> str:
+    """``d6 4, d8 7 (table)``: the faces in the order the rules used them, and who rolled."""
+    if not dice:
+        return ""
+    faces = ", ".join(f"d{d['die']} {d['result']}" for d in dice)
+    sources = " and ".join(sorted({d["source"] for d in dice}))
+    return f"{faces} ({sources})"
+
+
+def dice_purposes(dice: Sequence[Row]) -> str:
+    return "; ".join(f"d{d['die']} {d['result']}: {d.get('purpose', '')}" for d in dice)
+
+
+def _told(entry: Row, battle_names: dict[str, str]) -> Row:
+    """A history, service record or log line with its dice set apart from its words.
+
+    Battle log lines end with their dice in brackets already; they are shown once, beside the
+    line, in the same form everywhere.
+    """
+    dice = entry.get("dice") or []
+    summary = entry["summary"]
+    suffix = dice_text(dice)
+    if suffix and summary.endswith(suffix):
+        summary = summary[: -len(suffix)]
+    battle_id = entry.get("battle_id")
+    return {
+        **entry,
+        "summary": summary,
+        "dice_label": dice_label(dice),
+        "dice_purposes": dice_purposes(dice),
+        "battle_name": battle_names.get(str(battle_id)) if battle_id else None,
+    }
+
+
+def _words(value: str | None) -> str:
+    return (value or "").replace("_", " ")
+
+
+# --- Access --------------------------------------------------------------------------------------
+
+
+def _entity(request: HttpRequest, kind: str, entity_id: uuid.UUID) -> tuple[Campaign, Membership]:
+    """The campaign of a force, unit or trooper, for a member of it; 404 for anyone else."""
+    try:
+        campaign_id = campaign_of(kind, entity_id)
+    except NotFound:
+        raise Http404(f"No such {kind}.") from None
+    return member(request, campaign_id)
+
+
+def _readable(membership: Membership, force_id: Any) -> bool:
+    try:
+        check_force_readable(membership, force_id)
+    except PermissionDenied:
+        return False
+    return True
+
+
+def _common(
+    request: HttpRequest, kind: str, entity_id: uuid.UUID
+) -> tuple[Membership, RosterView, Row]:
+    campaign, membership = _entity(request, kind, entity_id)
+    battles = battles_of(campaign.id)
+    asof = _as_of(request, campaign.id, battles)
+    context: Row = {
+        "campaign": campaign,
+        "membership": membership,
+        "umpire": is_umpire(membership),
+        "asof": asof,
+        "battles": battles,
+        "battle_names": {str(b["id"]): b["name"] for b in battles},
+    }
+    return membership, roster_view(campaign.id, asof.upto), context
+
+
+def _status(context: Row) -> int:
+    return 400 if context["asof"].error else 200
+
+
+def _elsewhere(
+    request: HttpRequest,
+    template: str,
+    context: Row,
+    view: RosterView,
+    force_id: Any,
+    kind: str,
+) -> HttpResponse:
+    """What a player sees of another player's force: its outline, with a 403."""
+    outline = next((o for o in force_outlines(view) if str(o["id"]) == str(force_id)), None)
+    return render(
+        request,
+        template,
+        {**context, "denied": True, "outline": outline, "kind": kind},
+        status=403,
+    )
+
+
+def _missing(request: HttpRequest, template: str, context: Row, kind: str) -> HttpResponse:
+    """The entity did not exist yet (or any more) at the chosen point."""
+    return render(request, template, {**context, "missing": True, "kind": kind}, status=404)
+
+
+# --- Force ---------------------------------------------------------------------------------------
+
+
+def _walk(units: Sequence[Row], depth: int = 0) -> Iterator[Row]:
+    """The unit tree in reading order, each node with its depth (templates cannot recurse)."""
+    for node in units:
+        yield {"unit": node, "depth": depth}
+        yield from _walk(node["units"], depth + 1)
+
+
+def _card(unit: Row) -> Row:
+    return {
+        **unit,
+        "kind_label": _words(unit["kind"]),
+        "status_label": _words(unit["status"]),
+        "troopers": [
+            {**t, "role_label": _words(t["role"]), "status_label": _words(t["status"])}
+            for t in unit["troopers"]
+        ],
+    }
+
+
+@login_required
+def force_page(request: HttpRequest, force_id: uuid.UUID) -> HttpResponse:
+    membership, view, context = _common(request, "force", force_id)
+    template = "pages/force.html"
+    force = view.force(force_id)
+    if force is None:
+        return _missing(request, template, context, "force")
+    context["force"] = force
+    if not _readable(membership, force_id):
+        return _elsewhere(request, template, context, view, force_id, "force")
+    detail = force_detail(view, force)
+    rows = [{**row, "unit": _card(row["unit"])} for row in _walk(detail["units"])]
+    toe = sum(r["unit"]["toe_strength"] for r in rows if not r["unit"]["is_formation"])
+    context.update(detail=detail, rows=rows, toe=toe)
+    return render(request, template, context, status=_status(context))
+
+
+# --- Unit ----------------------------------------------------------------------------------------
+
+
+def _point_label(row: Row) -> str:
+    return row["battle_name"] or f"day {row['day']}"
+
+
+def _collapse(rows: Sequence[Row]) -> list[Row]:
+    """One point per run of the same kind of event on the same day and battle: a roster import
+    enlists its men one event at a time, which says nothing on a chart."""
+    out: list[Row] = []
+    for row in rows:
+        run = (row["day"], row["battle_id"], row["event_type"])
+        if out and (out[-1]["day"], out[-1]["battle_id"], out[-1]["event_type"]) == run:
+            out[-1] = row
+        else:
+            out.append(row)
+    return out
+
+
+def _charts(unit: Row, progression: Row, upto: int | None) -> tuple[Row, Row]:
+    def upto_point(rows: list[Row]) -> list[Row]:
+        return [r for r in rows if upto is None or r["sequence"] <= upto]
+
+    quality = upto_point(progression["quality"])
+    strength = _collapse(upto_point(progression["strength"]))
+    quality_points = [
+        Point(
+            _point_label(r),
+            r["points"],
+            f"{_words(r['quality'])}, {r['points']} points"
+            + (f" (+{r['points_gained']})" if r["points_gained"] else ""),
+        )
+        for r in quality
+    ]
+    strength_points = [
+        Point(_point_label(r), r["strength"], f"{r['strength']} present") for r in strength
+    ]
+    quality_chart = line_chart(
+        title=f"Quality progression: {unit['name']}",
+        x_label="Battle or day",
+        y_label="Quality points",
+        points=quality_points,
+    )
+    strength_chart = line_chart(
+        title=f"Strength over time: {unit['name']}",
+        x_label="Battle or day",
+        y_label="Troopers present",
+        points=strength_points,
+        y_max=unit["toe_strength"] or None,
+    )
+    return (
+        {"svg": quality_chart, "rows": quality},
+        {"svg": strength_chart, "rows": strength},
+    )
+
+
+@login_required
+def unit_page(request: HttpRequest, unit_id: uuid.UUID) -> HttpResponse:
+    membership, view, context = _common(request, "unit", unit_id)
+    template = "pages/unit.html"
+    unit = view.unit(unit_id)
+    if unit is None:
+        return _missing(request, template, context, "unit")
+    context["unit"] = unit
+    if not _readable(membership, unit["force_id"]):
+        return _elsewhere(request, template, context, view, unit["force_id"], "unit")
+    detail = _card(unit_detail(view, unit))
+    names = context["battle_names"]
+    siblings = view.units(unit["force_id"])
+    by_id = {u["id"]: u for u in siblings}
+    quality, strength = _charts(
+        unit, unit_progression(context["campaign"].id, unit_id), context["asof"].upto
+    )
+    context.update(
+        unit=detail,
+        force=view.force(unit["force_id"]),
+        parent=by_id.get(unit["parent_id"]) if unit["parent_id"] else None,
+        children=[u for u in siblings if u["parent_id"] == unit["id"]],
+        history=[_told(entry, names) for entry in view.unit_history(unit_id)],
+        quality=quality,
+        strength=strength,
+    )
+    return render(request, template, context, status=_status(context))
+
+
+# --- Trooper -------------------------------------------------------------------------------------
+
+
+@login_required
+def trooper_page(request: HttpRequest, trooper_id: uuid.UUID) -> HttpResponse:
+    membership, view, context = _common(request, "trooper", trooper_id)
+    template = "pages/trooper.html"
+    trooper = view.trooper(trooper_id)
+    if trooper is None:
+        return _missing(request, template, context, "trooper")
+    context["trooper"] = trooper
+    if not _readable(membership, trooper["force_id"]):
+        return _elsewhere(request, template, context, view, trooper["force_id"], "trooper")
+    detail = trooper_detail(view, trooper)
+    names = context["battle_names"]
+    record = [_told(entry, names) for entry in detail["service_record"]]
+    fought = {str(r["battle_id"]) for r in record if r["battle_id"]}
+    context.update(
+        trooper={
+            **detail,
+            "role_label": _words(detail["role"]),
+            "status_label": _words(detail["status"]),
+        },
+        force=view.force(trooper["force_id"]),
+        record=record,
+        # In campaign order, as battles_of lists them.
+        trooper_battles=[b for b in context["battles"] if str(b["id"]) in fought],
+    )
+    return render(request, template, context, status=_status(context))
+
+
+# --- Battle --------------------------------------------------------------------------------------
+
+
+def _casevac(state: Row) -> str:
+    status = state.get("status", "none")
+    if status == "none":
+        return "no casevac in this scenario"
+    if status == "on_call":
+        return f"on call, waiting in box {state.get('box')}"
+    if status == "called":
+        return f"called in turn {state.get('called_turn')}, inbound in box {state.get('box')}"
+    if status == "arrived":
+        return f"in the battle area since turn {state.get('arrived_turn')}"
+    if status == "departed":
+        return f"left the table in turn {state.get('departed_turn')}"
+    return _words(status)
+
+
+@login_required
+def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
+    # Found as the API finds it: the battle row, then membership of its campaign.
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    campaign, membership = member(request, battle.campaign_id)
+    detail = battle_detail(battle)
+    allowed = readable_forces(membership)
+    participants = detail["participants"]
+    aboard_ids = {
+        entry["trooper_id"]
+        for side in detail["sides"]
+        for entry in (side["casevac"] or {}).get("aboard", [])
+    }
+    aboard_names: dict[str, str] = {}
+    if aboard_ids:
+        aboard_names = {
+            t["id"]: t["name"]
+            for t in CurrentRoster(campaign.id).troopers(id__in=sorted(aboard_ids))
+        }
+    sides = []
+    for side in detail["sides"]:
+        mine = allowed is None or bool(allowed & {str(f) for f in side["force_ids"]})
+        casevac = side["casevac"] or {}
+        mission = side["mission"] or {}
+        sides.append(
+            {
+                **side,
+                "readable": mine,
+                "motivation": _words(mission.get("mission_motivation")),
+                "objectives": mission.get("objectives", []),
+                "victory_conditions": mission.get("victory_conditions", ""),
+                "casevac_text": _casevac(casevac),
+                "aboard": [
+                    aboard_names.get(entry["trooper_id"], "a trooper")
+                    for entry in casevac.get("aboard", [])
+                ]
+                if mine
+                else [],
+                "aboard_count": len(casevac.get("aboard", [])),
+                "units": [
+                    {
+                        **p,
+                        "confidence_label": _words(p["confidence"]),
+                        "status_label": _words(p["status"]),
+                    }
+                    for p in participants
+                    if p["side"] == side["side"]
+                ],
+            }
+        )
+    names = {str(battle.id): battle.name}
+    casualties = battle_casualties(battle, membership)
+    unit_names = {p["unit_id"]: p["unit_name"] for p in participants}
+    for side in casualties["sides"]:
+        for trooper in side["troopers"]:
+            trooper["unit_name"] = unit_names.get(trooper["unit_id"], "")
+            trooper["status_label"] = _words(trooper["status"])
+    return render(
+        request,
+        "pages/battle.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "umpire": is_umpire(membership),
+            "battle": detail,
+            "status_label": battle.get_status_display(),
+            "sides": sides,
+            "log": [_told(entry, names) for entry in battle_log(battle.id)],
+            "casualties": casualties["sides"],
+        },
+    )
