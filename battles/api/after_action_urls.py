@@ -6,15 +6,14 @@ import uuid
 
 from django.urls import path
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles.after_action import after_action_resolve
 from battles.api.views import _battle
-from eventlog.api.serializers import JobSerializer, event_to_json
-from eventlog.models import Job
+from eventlog.api.serializers import JobSerializer, command_outcome
 
 
 class AfterActionSerializer(serializers.Serializer):
@@ -41,14 +40,7 @@ class BattleAfterActionApi(APIView):
         result = after_action_resolve(
             campaign=campaign, battle=battle, dice=body.validated_data["dice"], actor=request.user
         )
-        if isinstance(result, Job):
-            job = Job.objects.get(pk=result.pk)
-            response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-            response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
-            return response
-        return Response(
-            {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
-        )
+        return command_outcome(request, result)
 
 
 urlpatterns = [

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,9 +13,8 @@ from rest_framework.views import APIView
 from battles import after_action_fad
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire, visible_force_ids
-from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.api.serializers import JobSerializer, command_outcome
 from eventlog.errors import NotFound
-from eventlog.models import Job
 from rosters.models import Force
 
 
@@ -37,17 +35,6 @@ def _force(
     except NotFound:
         raise NotFound("force.not_found", "No such force.") from None
     return Campaign.objects.get(pk=force.campaign_id), force
-
-
-def _created(request: Request, result: Any) -> Response:
-    if isinstance(result, Job):
-        job = Job.objects.get(pk=result.pk)
-        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
-        return response
-    return Response(
-        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
-    )
 
 
 class ForceCampaignPointsApi(APIView):
@@ -80,7 +67,7 @@ class ForceCampaignPointsSpendApi(APIView):
             purchases=body.validated_data["purchases"],
             actor=request.user,
         )
-        return _created(request, result)
+        return command_outcome(request, result)
 
 
 class ReinforcementsSerializer(serializers.Serializer):
@@ -109,4 +96,4 @@ class ForceReinforcementsApi(APIView):
         result = after_action_fad.reinforcements_roll(
             campaign=campaign, force=force, params=data, dice=dice, actor=request.user
         )
-        return _created(request, result)
+        return command_outcome(request, result)

@@ -15,9 +15,8 @@ from battles import actions, selectors, services
 from battles.models import Battle
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.api.serializers import JobSerializer, command_outcome
 from eventlog.errors import NotFound
-from eventlog.models import Job
 
 
 def _battle(request: Request, battle_id: uuid.UUID, *, umpire: bool = False):
@@ -136,14 +135,7 @@ class BattleActionApi(APIView):
             dice=body.validated_data["dice"],
             actor=request.user,
         )
-        if isinstance(result, Job):
-            job = Job.objects.get(pk=result.pk)
-            response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-            response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
-            return response
-        return Response(
-            {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
-        )
+        return command_outcome(request, result)
 
 
 class BattleLogApi(APIView):

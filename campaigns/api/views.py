@@ -17,9 +17,8 @@ from campaigns.calendar import calendar_advance
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
-from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.api.serializers import JobSerializer, event_to_json, job_accepted
 from eventlog.errors import CommandError
-from eventlog.models import Job
 from rules.options import options_schema
 from rules.rulesets import Ruleset
 
@@ -213,10 +212,7 @@ class CampaignDiceApi(APIView):
             purpose=data["purpose"],
             actor=request.user,
         )
-        job = Job.objects.get(pk=job.pk)
-        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
-        return response
+        return job_accepted(request, job)
 
 
 class OptionsOutputSerializer(serializers.Serializer):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
+from rest_framework import serializers, status
+from rest_framework.response import Response
 
 from eventlog.models import Job
 from eventlog.store import StoredEvent
@@ -95,3 +96,21 @@ class EventTypeSerializer(serializers.Serializer):
     description = serializers.CharField()
     appendable = serializers.BooleanField()
     payload_schema = serializers.JSONField()
+
+
+def job_accepted(request: Any, job: Job) -> Response:
+    """202 with the job as it stands now (finished already when jobs run in the web process),
+    and its URL in ``Location``."""
+    job = Job.objects.get(pk=job.pk)
+    response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+    response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
+    return response
+
+
+def command_outcome(request: Any, result: Job | list[StoredEvent]) -> Response:
+    """A command answered with table dice (201 and its events) or left to a job (202)."""
+    if isinstance(result, Job):
+        return job_accepted(request, result)
+    return Response(
+        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
+    )

@@ -4,19 +4,17 @@ roll, and the assignment of the men to its squads."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.api.serializers import JobSerializer, command_outcome
 from eventlog.errors import NotFound
-from eventlog.models import Job
 from rosters import replacements, selectors
 from rosters.models import Unit
 
@@ -36,17 +34,6 @@ def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campai
     if not umpire:
         selectors.check_force_readable(membership, unit.force_id)
     return Campaign.objects.get(pk=campaign_id), unit
-
-
-def _outcome(request: Request, result: list[Any] | Job) -> Response:
-    if isinstance(result, Job):
-        job = Job.objects.get(pk=result.pk)
-        response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-        response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
-        return response
-    return Response(
-        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
-    )
 
 
 class DiceSerializer(serializers.Serializer):
@@ -117,7 +104,7 @@ class ReplacementsRequestApi(APIView):
             dice=body.validated_data["dice"],
             actor=request.user,
         )
-        return _outcome(request, result)
+        return command_outcome(request, result)
 
 
 class ReplacementsAssignApi(APIView):
@@ -136,4 +123,4 @@ class ReplacementsAssignApi(APIView):
             dice=body.validated_data["dice"],
             actor=request.user,
         )
-        return _outcome(request, result)
+        return command_outcome(request, result)
