@@ -15,24 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, create_model
 
 from battles.models import Battle, BattleSide, Participant
-from battles.services import append_to_battle, battle_stream, require_status
+from battles.services import battle_stream, require_status
 from campaigns.events import DieRoll
 from campaigns.models import Campaign
-from campaigns.services import job_dice
-from eventlog import jobs, store
-from eventlog.errors import CommandError, RuleViolation, StateConflict
-from eventlog.models import Job
-from eventlog.store import NewEvent, StoredEvent
+from eventlog import commands
+from eventlog.commands import Command, CommandContext, Decision
+from eventlog.errors import CommandError, NotFound, StateConflict
 from rosters.models import Trooper, Unit, Vehicle
-from rules.dice import DiceError, DiceSource, Roll, TableDice
+from rules.dice import DiceSource, Roll
 from rules.options import parse_options
 from rules.rulesets import Ruleset
-
-RESOLVE_ACTION_JOB = "battles.resolve_action"
-
 
 def dice_json(rolls: Sequence[Roll]) -> list[DieRoll]:
     """Rolls as they are stored in events: die, face, purpose, source and seeded counter."""
@@ -99,66 +94,90 @@ class BattleContext:
 
 
 class Params(BaseModel):
+    """Parameters of a battle action, and of the objects nested in them."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class BattleAction:
-    """One kind of battle action. Subclasses set ``name`` and ``Params`` and implement
-    :meth:`check` (state rules, no dice) and :meth:`resolve` (the rules, with dice)."""
+class BattleAction(Command[Any, BattleContext]):
+    """One kind of battle action, a command on the battle's stream. Subclasses set
+    ``action``, ``rulesets`` and ``Params`` and implement :meth:`check_action` (state rules, no
+    dice) and :meth:`resolve` (the rules, with dice).
 
-    name: ClassVar[str]
-    Params: ClassVar[type[Params]]
+    Table dice and server dice reach :meth:`resolve` through the same runner: with table dice
+    the action is resolved at once; without, a job resolves it on a worker, loading and
+    checking the battle again under the campaign lock first.
+    """
+
+    action: ClassVar[str]
+    rulesets: ClassVar[tuple[str, ...]] = (Ruleset.SG2.value,)
     statuses: ClassVar[tuple[str, ...]] = (Battle.Status.IN_PROGRESS,)
+    rolls_dice = True
+    invalid_code = "action.invalid"
 
-    def check(self, ctx: BattleContext, params: Any) -> None:
+    def stream(self, ctx: CommandContext, params: Any) -> str:
+        return battle_stream(params.battle_id)
+
+    def load(self, ctx: CommandContext, params: Any) -> BattleContext:
+        battle = Battle.objects.filter(pk=params.battle_id, campaign_id=ctx.campaign_id).first()
+        if battle is None:
+            raise NotFound("battle.not_found", "No such battle.", field="battle_id")
+        campaign = Campaign.objects.get(pk=ctx.campaign_id)
+        require_status(battle, *self.statuses, doing=self.action.replace("_", " "))
+        return BattleContext.load(campaign, battle)
+
+    def check(self, ctx: CommandContext, state: BattleContext, params: Any) -> None:
+        self.check_action(state, params)
+
+    def decide(
+        self, ctx: CommandContext, state: BattleContext, params: Any, dice: DiceSource | None
+    ) -> Decision:
+        assert dice is not None  # battle actions always roll (an empty list of table dice)
+        return Decision.of(self.resolve(state, params, dice), stream=battle_stream(state.battle.id))
+
+    def check_action(self, ctx: BattleContext, params: Any) -> None:
         """Refuse parameters that do not fit the battle's state."""
 
     def resolve(self, ctx: BattleContext, params: Any, dice: DiceSource) -> list[Any]:
         raise NotImplementedError
 
 
-ACTIONS: dict[str, BattleAction] = {}
+# (ruleset, action) -> the command that performs it.
+ACTIONS: dict[tuple[str, str], BattleAction] = {}
 
 
 def battle_action(cls: type[BattleAction]) -> type[BattleAction]:
-    ACTIONS[cls.name] = cls()
+    """Register a battle action for each ruleset it belongs to, and as a command."""
+    cls.name = f"battles.action.{cls.action}"
+    # The command's parameters are the action's and the battle it is performed in.
+    cls.Params = create_model(
+        cls.Params.__name__, __base__=cls.Params, battle_id=(uuid.UUID, ...)
+    )
+    commands.command(cls)
+    performer = commands.get(cls.name)
+    assert isinstance(performer, BattleAction)
+    for ruleset in cls.rulesets:
+        ACTIONS[(str(ruleset), cls.action)] = performer
     return cls
 
 
-def _parse(action: BattleAction, params: dict[str, Any]) -> Any:
-    try:
-        return action.Params.model_validate(params)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
+def action_command(ruleset: str, action: str) -> str:
+    """The command that performs ``action`` in a campaign of ``ruleset``, or a refusal."""
+    found = ACTIONS.get((ruleset, action))
+    if found is not None:
+        return found.name
+    if any(name == action for _, name in ACTIONS):
         raise CommandError(
-            "action.invalid", f"{where}: {first['msg']}" if where else first["msg"],
-            field=where or None,
-        ) from None  # fmt: skip
-
-
-def _prepare(campaign: Campaign, battle: Battle, name: str, params: dict[str, Any]):
-    action = ACTIONS.get(name)
-    if action is None:
-        raise CommandError(
-            "action.unknown",
-            f"There is no battle action {name!r}: choose from {', '.join(sorted(ACTIONS))}.",
+            "battle.not_in_ruleset",
+            f"{action.replace('_', ' ').capitalize()} is not a rule of this campaign's ruleset.",
             field="action",
         )
-    require_status(battle, *action.statuses, doing=name.replace("_", " "))
-    parsed = _parse(action, params)
-    ctx = BattleContext.load(campaign, battle)
-    action.check(ctx, parsed)
-    return action, parsed, ctx
-
-
-def _run(action: BattleAction, ctx: BattleContext, parsed: Any, dice: DiceSource) -> list[Any]:
-    try:
-        return action.resolve(ctx, parsed, dice)
-    except DiceError as exc:
-        raise CommandError(exc.code, exc.message, field=f"dice.{exc.index}") from None
-    except ValueError as exc:  # the rules refused
-        raise RuleViolation(getattr(exc, "code", "rules.refused"), str(exc)) from None
+    known = sorted(name for key, name in ACTIONS if key == ruleset)
+    raise CommandError(
+        "action.unknown",
+        f"There is no battle action {action!r}: choose from {', '.join(known)}.",
+        field="action",
+    )
 
 
 def action_perform(
@@ -169,34 +188,19 @@ def action_perform(
     params: dict[str, Any],
     dice: Sequence[int] | None,
     actor: AbstractBaseUser,
-) -> list[StoredEvent] | Job:
-    """Perform a battle action: with ``dice`` entered from the table it is resolved now and its
-    events are returned; without, a resolution job is returned and a worker rolls the dice."""
-    action, parsed, ctx = _prepare(campaign, battle, name, params)
-    if dice is None:
-        return jobs.job_request(
-            campaign_id=campaign.id,
-            kind=RESOLVE_ACTION_JOB,
-            params={"battle_id": str(battle.id), "action": name, "params": params},
-            requested_by_id=actor.pk,
-        )
-    table = TableDice(dice)
-    payloads = _run(action, ctx, parsed, table)
-    try:
-        table.ensure_all_used()
-    except DiceError as exc:
-        raise CommandError(exc.code, exc.message, field=f"dice.{exc.index}") from None
-    return append_to_battle(campaign.id, battle.id, payloads, actor.pk)
-
-
-@jobs.handler(RESOLVE_ACTION_JOB)
-def _resolve_with_server_dice(job: Job) -> jobs.JobOutcome:
-    campaign = Campaign.objects.get(pk=job.campaign_id)
-    battle = Battle.objects.get(pk=job.params["battle_id"])
-    action, parsed, ctx = _prepare(campaign, battle, job.params["action"], job.params["params"])
-    payloads = _run(action, ctx, parsed, job_dice(job))
-    stream = battle_stream(battle.id)
-    return jobs.JobOutcome(
-        events=[NewEvent.of(payload, stream=stream) for payload in payloads],
-        expected_versions={stream: store.stream_version(campaign.id, stream)},
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    respond: commands.Respond | None = None,
+) -> commands.Outcome:
+    """Perform a battle action: with ``dice`` entered from the table it is resolved now; without,
+    a resolution job rolls the server's dice on a worker."""
+    return commands.run(
+        action_command(campaign.ruleset, name),
+        campaign_id=campaign.id,
+        params={**params, "battle_id": str(battle.id)},
+        actor_id=actor.pk,
+        dice=dice,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        respond=respond,
     )

@@ -368,11 +368,12 @@ class FadLosses(BattleAction):
     """A unit's losses in a Fast and Dirty battle, named by the umpire; no dice. Recorded
     during the battle or after it ends, before its after-action resolution."""
 
-    name = "fad_losses"
+    action = "fad_losses"
+    rulesets = (Ruleset.FAD.value,)
     Params = FadLossesParams
     statuses = (Battle.Status.IN_PROGRESS, Battle.Status.ENDED)
 
-    def check(self, ctx: BattleContext, params: FadLossesParams) -> None:
+    def check_action(self, ctx: BattleContext, params: FadLossesParams) -> None:
         ctx.require_ruleset(Ruleset.FAD, "Recording FaD losses")
         if params.unit_id not in ctx.participants:
             raise CommandError(

@@ -404,10 +404,10 @@ class CasualtiesParams(Params):
 class Casualties(BattleAction):
     """Wounds and kills on a unit, placed by the rules or named by the umpire."""
 
-    name = "casualties"
+    action = "casualties"
     Params = CasualtiesParams
 
-    def check(self, ctx: BattleContext, params: CasualtiesParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasualtiesParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Casualty resolution")
         ctx.participant(params.unit_id)
         troopers = ctx.troopers(params.unit_id)
@@ -619,7 +619,7 @@ def _seniority(troopers: Sequence[Trooper]) -> list[Trooper]:
 class LeaderCasualty(BattleAction):
     """The unit's leader becomes a casualty (SG2 P.10 LOSS OF UNIT LEADER)."""
 
-    name = "leader_casualty"
+    action = "leader_casualty"
     Params = LeaderCasualtyParams
 
     def _state(
@@ -696,7 +696,7 @@ class LeaderCasualty(BattleAction):
             )
         return participant, troopers, leader, successor
 
-    def check(self, ctx: BattleContext, params: LeaderCasualtyParams) -> None:
+    def check_action(self, ctx: BattleContext, params: LeaderCasualtyParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "The loss of a unit leader")
         self._state(ctx, params)
 
@@ -832,7 +832,7 @@ class VehicleHitParams(Params):
 class VehicleHitAction(BattleAction):
     """One support or heavy weapon hit on a vehicle, and its occupants' casualties."""
 
-    name = "vehicle_hit"
+    action = "vehicle_hit"
     Params = VehicleHitParams
 
     def _state(
@@ -860,7 +860,7 @@ class VehicleHitAction(BattleAction):
         _require_armour_die(occupants, "occupant_ids")
         return vehicle, participant, occupants
 
-    def check(self, ctx: BattleContext, params: VehicleHitParams) -> None:
+    def check_action(self, ctx: BattleContext, params: VehicleHitParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Vehicle damage")
         self._state(ctx, params)
 
@@ -1010,10 +1010,10 @@ class SurrenderParams(Params):
 class Surrender(BattleAction):
     """A unit surrenders: its living troopers on the table are captured (SG2 P.53)."""
 
-    name = "surrender"
+    action = "surrender"
     Params = SurrenderParams
 
-    def check(self, ctx: BattleContext, params: SurrenderParams) -> None:
+    def check_action(self, ctx: BattleContext, params: SurrenderParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Surrender")
         participant = ctx.participant(params.unit_id)
         captor = params.prisoners_taken_by

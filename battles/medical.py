@@ -225,10 +225,10 @@ class MedicalTreatment(BattleAction):
     1-2 dead, 3-5 stabilised, 6+ back in action.
     """
 
-    name = "medical_treatment"
+    action = "medical_treatment"
     Params = MedicalTreatmentParams
 
-    def check(self, ctx: BattleContext, params: MedicalTreatmentParams) -> None:
+    def check_action(self, ctx: BattleContext, params: MedicalTreatmentParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Medical treatment")
         participant = ctx.participant(params.unit_id)
         if params.medical_unit_id is not None:
@@ -341,10 +341,10 @@ class CasevacCall(BattleAction):
     Dice: the communication die, then the jamming die if the enemy jams.
     """
 
-    name = "casevac_call"
+    action = "casevac_call"
     Params = CasevacCallParams
 
-    def check(self, ctx: BattleContext, params: CasevacCallParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasevacCallParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         participant = ctx.participant(params.unit_id)
         side = ctx.sides[participant.side]
@@ -425,10 +425,10 @@ class CasevacArrive(BattleAction):
     Turn End Phase, the turn it was placed included, so a flight called in turn T into box B is
     on the table from turn T + B. No dice: enter an empty list, or none."""
 
-    name = "casevac_arrive"
+    action = "casevac_arrive"
     Params = CasevacSideParams
 
-    def check(self, ctx: BattleContext, params: CasevacSideParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasevacSideParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         side = side_of(ctx, params.side)
         state = side.casevac
@@ -473,10 +473,10 @@ class CasevacLoad(BattleAction):
     action, no dice, never more injured aboard than half the vehicle's troop capacity (options
     ``casevac_capacity_rounding`` and ``casevac_loads_untreated``)."""
 
-    name = "casevac_load"
+    action = "casevac_load"
     Params = CasevacLoadParams
 
-    def check(self, ctx: BattleContext, params: CasevacLoadParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasevacLoadParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         self._load(ctx, params)
 
@@ -580,10 +580,10 @@ class CasevacDepart(BattleAction):
     eligible nearby unit not already Confident, in the order given.
     """
 
-    name = "casevac_depart"
+    action = "casevac_depart"
     Params = CasevacDepartParams
 
-    def check(self, ctx: BattleContext, params: CasevacDepartParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasevacDepartParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         self._units(ctx, params)
 

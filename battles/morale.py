@@ -63,10 +63,10 @@ class ConfidenceTestParams(Params):
 class ConfidenceTest(BattleAction):
     """A confidence test for one event, at the threat level the P.20 table gives."""
 
-    name = "confidence_test"
+    action = "confidence_test"
     Params = ConfidenceTestParams
 
-    def check(self, ctx: BattleContext, params: ConfidenceTestParams) -> None:
+    def check_action(self, ctx: BattleContext, params: ConfidenceTestParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "The confidence test")
         ctx.participant(params.unit_id)
         if not params.circumstances:
@@ -148,10 +148,10 @@ class ReactionTest(BattleAction):
     """A reaction test (SG2 P.21): the unit's quality die must beat LV + TL. Mission motivation
     does not change reaction threat levels. Dice: the quality die."""
 
-    name = "reaction_test"
+    action = "reaction_test"
     Params = ReactionTestParams
 
-    def check(self, ctx: BattleContext, params: ReactionTestParams) -> None:
+    def check_action(self, ctx: BattleContext, params: ReactionTestParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "The reaction test")
         ctx.participant(params.unit_id)
 
@@ -238,10 +238,10 @@ class Rally(BattleAction):
     Dice: the communication die (and the jamming die), then the rally die.
     """
 
-    name = "rally"
+    action = "rally"
     Params = RallyParams
 
-    def check(self, ctx: BattleContext, params: RallyParams) -> None:
+    def check_action(self, ctx: BattleContext, params: RallyParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Rallying")
         if params.direct_contact and params.jamming_die is not None:
             raise CommandError(
@@ -344,10 +344,10 @@ class Regroup(BattleAction):
     """Two depleted units of a side regroup into one (SG2 P.17; no dice). The options
     ``regroup_quality_tie`` and ``regroup_fatigue`` settle what the book leaves open."""
 
-    name = "regroup"
+    action = "regroup"
     Params = RegroupParams
 
-    def check(self, ctx: BattleContext, params: RegroupParams) -> None:
+    def check_action(self, ctx: BattleContext, params: RegroupParams) -> None:
         ctx.require_ruleset(Ruleset.SG2, "Regrouping")
         self._parts(ctx, params)
 

@@ -7,3 +7,6 @@ class CampaignsConfig(AppConfig):
 
     def ready(self) -> None:
         from campaigns import events, projections, services  # noqa: F401
+        from eventlog import commands
+
+        commands.use_server_dice(services.server_dice)

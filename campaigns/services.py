@@ -443,6 +443,12 @@ def dice_enter(
     return result.events[0]
 
 
+def server_dice(campaign_id: uuid.UUID, namespace: str) -> SeededDice:
+    """The server's dice for a campaign: its seed's stream ``namespace`` (a job's number)."""
+    seed = CampaignSeed.objects.get(campaign_id=campaign_id).seed
+    return SeededDice(bytes.fromhex(seed), namespace)
+
+
 def job_dice(job: Job) -> SeededDice:
     """The server's dice for a job: the campaign seed's stream named after the job's number in
     the campaign, so a rerun of the same job throws the same dice."""

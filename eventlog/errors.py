@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import ValidationError
+
 
 class CommandError(Exception):
     """A command was refused: nothing was appended.
@@ -18,7 +22,7 @@ class CommandError(Exception):
         self.message = message
         self.field = field
 
-    def as_dict(self) -> dict[str, str | None]:
+    def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "field": self.field}
 
 
@@ -46,3 +50,31 @@ class RuleViolation(CommandError):
     """The rules refuse the command (loading more wounded than the vehicle can carry, say)."""
 
     status = 422
+
+
+class InvalidInput(CommandError):
+    """Parameters that do not parse. ``problems`` lists every one; the first is the error."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        problems: list[dict[str, str | None]] | None = None,
+    ) -> None:
+        super().__init__(code, message, field=field)
+        self.problems = problems or [{"code": code, "message": message, "field": field}]
+
+    @classmethod
+    def from_validation(cls, exc: ValidationError, *, code: str) -> InvalidInput:
+        problems: list[dict[str, str | None]] = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error["loc"]) or None
+            message = f"{where}: {error['msg']}" if where else error["msg"]
+            problems.append({"code": code, "message": message, "field": where})
+        first = problems[0]
+        return cls(code, str(first["message"]), field=first["field"], problems=problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**super().as_dict(), "problems": self.problems}

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from eventlog import store
+from eventlog import commands, store
 from eventlog.errors import CommandError
 from eventlog.models import Job
 from eventlog.store import NewEvent
@@ -97,29 +97,34 @@ def run_job(job_id: uuid.UUID) -> Job | None:
         job.save(update_fields=["status", "started_at", "attempts"])
 
     try:
-        with transaction.atomic():
+        with transaction.atomic(durable=True):
             # Holding the job's row lock until the events are committed keeps a second delivery
-            # of the same job waiting, and then finding it finished.
+            # of the same job waiting, and then finding it finished: the job's own status,
+            # written in the same transaction as its events, is what makes a rerun append
+            # nothing (no idempotency key a client could also send).
             job = Job.objects.select_for_update().get(pk=job_id)
             if job.is_finished:
                 return job
-            outcome = _HANDLERS[job.kind](job)
-            store.append(
-                job.campaign_id,
-                list(outcome.events),
-                expected_versions=outcome.expected_versions,
-                idempotency_key=f"job:{job.id}",
-                actor_id=job.requested_by_id,
-                job_id=job.id,
-                metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
-            )
+            if job.kind in _HANDLERS:
+                outcome = _HANDLERS[job.kind](job)
+                store.append(
+                    job.campaign_id,
+                    list(outcome.events),
+                    expected_versions=outcome.expected_versions,
+                    actor_id=job.requested_by_id,
+                    job_id=job.id,
+                    metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
+                )
+            else:
+                commands.run_job_command(job)
             job.status = Job.Status.SUCCEEDED
             job.finished_at = timezone.now()
             job.error = None
             job.save(update_fields=["status", "finished_at", "error"])
             return job
     except CommandError as refusal:
-        # The rules refused the job: that is its final outcome, and nothing was appended.
+        # The rules refused the job, deciding on the state that held under the campaign lock:
+        # that is its final outcome, and nothing was appended.
         Job.objects.filter(pk=job_id).update(
             status=Job.Status.FAILED, finished_at=timezone.now(), error=refusal.as_dict()
         )

@@ -120,6 +120,9 @@ class Job(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     error = models.JSONField(null=True, blank=True)
+    command_id = models.UUIDField(
+        null=True, blank=True, help_text="The command whose dice the job rolls."
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]
@@ -161,3 +164,49 @@ class ProjectionSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.projection_key} of {self.campaign_id} at {self.sequence}"
+
+
+class CommandRecord(models.Model):
+    """A command as it was run: what was asked (name, parameters, dice, actor), what it came to
+    (the events' sequences or the job that rolls its dice) and the response it got.
+
+    Written once, in the command's transaction, and never changed: a campaign's commands can be
+    read back and run again, and a client's ``Idempotency-Key`` finds the original response.
+    """
+
+    class DiceSource(models.TextChoices):
+        NONE = "none"
+        TABLE = "table"
+        SERVER = "server"
+
+    id = models.UUIDField(primary_key=True, editable=False)
+    campaign_id = models.UUIDField()
+    name = models.CharField(max_length=100)
+    params = models.JSONField()
+    dice_source = models.CharField(max_length=10, choices=DiceSource.choices)
+    table_dice = models.JSONField(null=True, blank=True)
+    actor_id = models.IntegerField(null=True, blank=True)
+    # Client keys only: the server's jobs never take one, so a client cannot collide with them.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    fingerprint = models.CharField(max_length=64)
+    job_id = models.UUIDField(null=True, blank=True)
+    first_sequence = models.PositiveBigIntegerField(null=True, blank=True)
+    last_sequence = models.PositiveBigIntegerField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign_id", "actor_id", "idempotency_key"],
+                name="eventlog_command_idempotency",
+                condition=models.Q(idempotency_key__isnull=False),
+            )
+        ]
+        indexes = [
+            models.Index(fields=["campaign_id", "recorded_at"], name="eventlog_command_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.id}"

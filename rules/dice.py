@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from rules.errors import RuleError
+
 
 class Die(enum.IntEnum):
     """The five die types of Stargrunt II (P.5); the value is the number of faces."""
@@ -56,13 +58,11 @@ class DiceSource(Protocol):
         ...
 
 
-class DiceError(ValueError):
+class DiceError(RuleError):
     """A die that cannot be used: impossible face, wrong die type, or no die left to use."""
 
     def __init__(self, code: str, message: str, *, index: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, field=None if index is None else str(index))
         self.index = index
 
 
@@ -167,7 +167,7 @@ _CHUNK_SPAN = 1 << _CHUNK_BITS
 def unbiased_word_limit(faces: int) -> int:
     """The largest multiple of ``faces`` not above 2**64: words below it map to faces evenly."""
     if isinstance(faces, bool) or not isinstance(faces, int) or not 1 <= faces <= _CHUNK_SPAN:
-        raise ValueError(f"A die needs from 1 to 2**64 faces, not {faces!r}.")
+        raise RuleError("dice.refused", f"A die needs from 1 to 2**64 faces, not {faces!r}.")
     return _CHUNK_SPAN - (_CHUNK_SPAN % faces)
 
 
@@ -181,10 +181,14 @@ def face_from_words(words: Iterable[int], faces: int) -> int:
     limit = unbiased_word_limit(faces)
     for word in words:
         if isinstance(word, bool) or not isinstance(word, int) or not 0 <= word < _CHUNK_SPAN:
-            raise ValueError(f"A word must be an integer from 0 to 2**64 - 1, not {word!r}.")
+            raise RuleError(
+                "dice.refused", f"A word must be an integer from 0 to 2**64 - 1, not {word!r}."
+            )
         if word < limit:
             return word % faces + 1
-    raise ValueError(f"No word below {limit} was supplied, so no face can be chosen.")
+    raise RuleError(
+        "dice.refused", f"No word below {limit} was supplied, so no face can be chosen."
+    )
 
 
 def seeded_words(seed: bytes, namespace: str, counter: int) -> Iterator[int]:
@@ -224,7 +228,7 @@ class SeededDice:
 
     def __init__(self, seed: bytes, namespace: str, *, start: int = 0) -> None:
         if not seed:
-            raise ValueError("A seeded roller needs a non-empty seed.")
+            raise RuleError("dice.refused", "A seeded roller needs a non-empty seed.")
         self._seed = seed
         self.namespace = namespace
         self._counter = start
@@ -254,7 +258,7 @@ DIE_LADDER: tuple[Die, ...] = (Die.D4, Die.D6, Die.D8, Die.D10, Die.D12)
 
 def _check_steps(steps: int) -> None:
     if isinstance(steps, bool) or not isinstance(steps, int):
-        raise ValueError(f"A die shift is a whole number of steps, not {steps!r}.")
+        raise RuleError("dice.refused", f"A die shift is a whole number of steps, not {steps!r}.")
 
 
 def shift_die(die: Die, steps: int) -> Die:
@@ -315,22 +319,23 @@ def smallest_die_at_least(count: int, *, cap_at_d12: bool = False) -> Die:
     for the replacement check); hit allocation over 12 figures is the caller's own option.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(
-            f"The count of figures must be a whole number of at least 1, not {count!r}."
+        raise RuleError(
+            "dice.refused",
+            f"The count of figures must be a whole number of at least 1, not {count!r}.",
         )
     for die in DIE_LADDER:
         if die.value >= count:
             return die
     if cap_at_d12:
         return Die.D12
-    raise ValueError(f"No die has {count} faces: the largest is a d12.")
+    raise RuleError("dice.refused", f"No die has {count} faces: the largest is a d12.")
 
 
 def _score(value: Roll | int) -> int:
     if isinstance(value, Roll):
         return value.result
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"A score is a roll or a whole number, not {value!r}.")
+        raise RuleError("dice.refused", f"A score is a roll or a whole number, not {value!r}.")
     return value
 
 
@@ -366,8 +371,9 @@ def multiple_opposed(rolls: Sequence[Roll | int], opponent: Roll | int) -> Oppos
     SUCCESS, two or more a MAJOR SUCCESS.
     """
     if len(rolls) < 2:
-        raise ValueError(
-            f"A multiple opposed roll needs at least two dice for the actor, not {len(rolls)}."
+        raise RuleError(
+            "dice.refused",
+            f"A multiple opposed roll needs at least two dice for the actor, not {len(rolls)}.",
         )
     opponent_score = _score(opponent)
     beating = sum(1 for roll in rolls if _score(roll) > opponent_score)

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.errors import RuleError
 from rules.rulesets import Ruleset
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -45,12 +46,15 @@ class OptionProblem:
     message: str
 
 
-class OptionsError(ValueError):
-    """Options that cannot be used; ``errors`` lists every problem found, not only the first."""
+class OptionsError(RuleError):
+    """Options that cannot be used; ``errors`` lists every problem found, the first one being
+    the error's own code, message and field."""
 
     def __init__(self, errors: Sequence[OptionProblem]) -> None:
         self.errors: list[OptionProblem] = list(errors)
-        super().__init__("; ".join(f"{p.field}: {p.message}" for p in self.errors))
+        first = self.errors[0]
+        super().__init__(first.code, "; ".join(f"{p.field}: {p.message}" for p in self.errors))
+        self.field = first.field or None
 
 
 def option(
@@ -327,7 +331,9 @@ def _as_ruleset(ruleset: Ruleset | str) -> Ruleset:
         return Ruleset(ruleset)
     except ValueError:
         known = ", ".join(r.value for r in Ruleset)
-        raise ValueError(f"Unknown ruleset {ruleset!r}: known rulesets are {known}.") from None
+        raise RuleError(
+            "options.refused", f"Unknown ruleset {ruleset!r}: known rulesets are {known}."
+        ) from None
 
 
 def default_options(ruleset: Ruleset | str) -> Any:
@@ -345,8 +351,9 @@ def parse_options(ruleset: Ruleset | str, data: Mapping[str, object], *, base: A
     if base is None:
         base = options_class()
     elif not isinstance(base, options_class):
-        raise ValueError(
-            f"The base options are {type(base).__name__}, not {options_class.__name__}."
+        raise RuleError(
+            "options.refused",
+            f"The base options are {type(base).__name__}, not {options_class.__name__}.",
         )
     if not isinstance(data, Mapping):
         raise OptionsError(

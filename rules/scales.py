@@ -26,6 +26,7 @@ from __future__ import annotations
 import enum
 from types import MappingProxyType
 
+from rules.errors import RuleError
 from rules.fad.scales import Quality as FaDQuality
 from rules.fad.scales import Resolve
 from rules.rulesets import Ruleset
@@ -33,8 +34,11 @@ from rules.sg2.scales import Confidence, Fatigue, MissionMotivation
 from rules.sg2.scales import Quality as SG2Quality
 
 
-class UnmappedScaleError(ValueError):
+class UnmappedScaleError(RuleError):
     """A value of a scale that has no counterpart in the other ruleset."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("scale.unmapped", message)
 
 
 # FaD digest §11 crosswalk: ordinal, with SG2 Veteran left out (FaD jumps from Regular to Elite).
@@ -65,7 +69,7 @@ def fad_quality_for(quality: SG2Quality) -> FaDQuality | None:
     level; the caller (the umpire) must choose Regular or Elite.
     """
     if not isinstance(quality, SG2Quality):
-        raise ValueError(f"Expected an SG2 quality, not {quality!r}.")
+        raise RuleError("scales.refused", f"Expected an SG2 quality, not {quality!r}.")
     return SG2_TO_FAD_QUALITY[quality]
 
 
@@ -75,7 +79,7 @@ def sg2_quality_for(quality: FaDQuality) -> SG2Quality:
     Rabble -> Untrained, Conscript -> Green, Regular -> Regular, Elite -> Elite.
     """
     if not isinstance(quality, FaDQuality):
-        raise ValueError(f"Expected a FaD quality, not {quality!r}.")
+        raise RuleError("scales.refused", f"Expected a FaD quality, not {quality!r}.")
     return FAD_TO_SG2_QUALITY[quality]
 
 
@@ -117,8 +121,9 @@ def correspondence(scale: type[enum.Enum]) -> Correspondence:
         return Correspondence.PARTLY
     if scale in _UNMAPPED_REASONS:
         return Correspondence.NONE
-    raise ValueError(
-        f"{getattr(scale, '__name__', scale)!r} is not a unit scale of either ruleset."
+    raise RuleError(
+        "scales.refused",
+        f"{getattr(scale, '__name__', scale)!r} is not a unit scale of either ruleset.",
     )
 
 

@@ -15,7 +15,8 @@ from battles import actions, selectors, services
 from battles.models import Battle
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.serializers import JobSerializer, command_outcome
+from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 
 
@@ -106,36 +107,21 @@ class BattleLifecycleApi(APIView):
         return Response(selectors.battle_detail(battle))
 
 
-class ActionSerializer(serializers.Serializer):
-    dice = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Faces rolled at the table, in the order the rules use them. Leave out to "
-        "have the server roll (202 and a job).",
-    )
-
-
 class BattleActionApi(APIView):
     """Perform a battle action. The body holds the action's parameters and, optionally, the
-    dice rolled at the table; without them the server rolls in a resolution job."""
+    dice rolled at the table (``dice``: faces in the order the rules use them); without them
+    the server rolls in a resolution job (202)."""
 
     @extend_schema(request=dict, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, battle_id: uuid.UUID, action: str) -> Response:
         campaign, battle = _battle(request, battle_id, umpire=True)
-        body = ActionSerializer(data={"dice": request.data.get("dice")})
-        body.is_valid(raise_exception=True)
-        params = {k: v for k, v in request.data.items() if k != "dice"}
-        result = actions.action_perform(
-            campaign=campaign,
-            battle=battle,
-            name=action,
-            params=params,
-            dice=body.validated_data["dice"],
-            actor=request.user,
+        return execute(
+            request,
+            actions.action_command(campaign.ruleset, action),
+            campaign_id=campaign.id,
+            params=params_of(request.data, battle_id=battle.id),
+            dice=dice_of(request.data),
         )
-        return command_outcome(request, result)
 
 
 class BattleLogApi(APIView):

@@ -11,17 +11,16 @@ import enum
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from rules.errors import RuleError
 from rules.fad.replacements import VehicleCondition
 from rules.fad.scales import Quality, Resolve
 
 
-class CampaignPointsError(ValueError):
+class CampaignPointsError(RuleError):
     """A campaign point purchase the rules refuse; ``code`` is e.g. ``campaign_points.over_cap``."""
 
     def __init__(self, code: str, message: str, *, index: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, field=None if index is None else str(index))
         self.index = index
 
 
@@ -183,9 +182,10 @@ def spend_campaign_points(
                 "campaign_points.invalid", f"{name} is a whole number from 0 up, not {value!r}."
             )
     if campaign_initial_value_cap_scope not in ("strength_only", "strength_quality_resolve"):
-        raise ValueError(
+        raise RuleError(
+            "points.refused",
             "campaign_initial_value_cap_scope is 'strength_only' or 'strength_quality_resolve', "
-            f"not {campaign_initial_value_cap_scope!r}."
+            f"not {campaign_initial_value_cap_scope!r}.",
         )
     if banked and not campaign_cp_banking:
         raise CampaignPointsError(

@@ -13,12 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.fad.scales import Quality, Resolve
 
 
 def _check_count(name: str, value: int, *, minimum: int = 0) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be a whole number from {minimum} up, not {value!r}.")
+        raise RuleError(
+            "replacements.refused",
+            f"{name} must be a whole number from {minimum} up, not {value!r}.",
+        )
 
 
 class PostBattleStep(enum.StrEnum):
@@ -51,9 +55,10 @@ def post_battle_step_order(
         return (*first, PostBattleStep.EXPERIENCE, PostBattleStep.REINFORCEMENTS)
     if campaign_step_order == "as_printed":
         return (*first, PostBattleStep.REINFORCEMENTS, PostBattleStep.EXPERIENCE)
-    raise ValueError(
+    raise RuleError(
+        "replacements.refused",
         "campaign_step_order is 'points_before_reinforcements' or 'as_printed', "
-        f"not {campaign_step_order!r}."
+        f"not {campaign_step_order!r}.",
     )
 
 
@@ -74,14 +79,16 @@ def losses_for_replacement(
     _check_count("Casualties", casualties)
     _check_count("Strength at battle start", strength_at_battle_start, minimum=1)
     if casualties > strength_at_battle_start:
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             f"{casualties} casualties is more than the {strength_at_battle_start} figures the "
-            "unit started the battle with."
+            "unit started the battle with.",
         )
     if campaign_routed_unit_fate not in ("returns_at_current_strength", "counts_as_eliminated"):
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             "campaign_routed_unit_fate is 'returns_at_current_strength' or "
-            f"'counts_as_eliminated', not {campaign_routed_unit_fate!r}."
+            f"'counts_as_eliminated', not {campaign_routed_unit_fate!r}.",
         )
     if routed_or_surrendered and campaign_routed_unit_fate == "counts_as_eliminated":
         return strength_at_battle_start
@@ -117,7 +124,9 @@ def infantry_replacements(
     """
     _check_count("Losses", losses)
     if lone_figure and losses > 1:
-        raise ValueError(f"A lone figure can lose only itself, not {losses} figures.")
+        raise RuleError(
+            "replacements.refused", f"A lone figure can lose only itself, not {losses} figures."
+        )
     if losses == 0:
         return InfantryReplacements(losses=0, row=None, replaced=0, rolls=())
     roll = dice.roll(Die.D6, "infantry replacements")
@@ -178,12 +187,16 @@ def vehicle_replacement(
     """
     condition = VehicleCondition(condition)
     if campaign_abandoned_vehicle_fate not in ("damaged", "destroyed"):
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             "campaign_abandoned_vehicle_fate is 'damaged' or 'destroyed', "
-            f"not {campaign_abandoned_vehicle_fate!r}."
+            f"not {campaign_abandoned_vehicle_fate!r}.",
         )
     if condition is VehicleCondition.OPERATIONAL:
-        raise ValueError("Only a damaged or destroyed vehicle rolls for repair or replacement.")
+        raise RuleError(
+            "replacements.refused",
+            "Only a damaged or destroyed vehicle rolls for repair or replacement.",
+        )
     if condition is VehicleCondition.ABANDONED:
         condition = VehicleCondition(campaign_abandoned_vehicle_fate)
     roll = dice.roll(Die.D6, f"vehicle replacement ({condition})")
@@ -241,15 +254,17 @@ def quality_loss(
         strength = initial_strength
     elif campaign_half_strength_basis == "strength_after_battle":
         if strength_after_battle is None:
-            raise ValueError(
-                "The strength after the battle is needed to measure half strength against it."
+            raise RuleError(
+                "replacements.refused",
+                "The strength after the battle is needed to measure half strength against it.",
             )
         _check_count("Strength after the battle", strength_after_battle)
         strength = strength_after_battle
     else:
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             "campaign_half_strength_basis is 'initial_strength' or 'strength_after_battle', "
-            f"not {campaign_half_strength_basis!r}."
+            f"not {campaign_half_strength_basis!r}.",
         )
     newcomers = replacements_received
     if campaign_quality_loss_counts_reinforcements:
@@ -349,9 +364,10 @@ class UnitStrength:
         _check_count("Strength", self.strength)
         _check_count("Initial strength", self.initial_strength, minimum=1)
         if self.strength > self.initial_strength:
-            raise ValueError(
+            raise RuleError(
+                "replacements.refused",
                 f"Unit {self.unit_id!r} has {self.strength} figures, more than its initial "
-                f"{self.initial_strength}."
+                f"{self.initial_strength}.",
             )
 
 
@@ -395,31 +411,37 @@ def assign_reinforcements(
     _check_count("Reinforcement pool", pool)
     _check_count("New squad size", new_squad_size)
     if leaders_replacement_experience not in SQUAD_LEADER_EXPERIENCE:
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             "leaders_replacement_experience is one of "
-            f"{', '.join(SQUAD_LEADER_EXPERIENCE)}, not {leaders_replacement_experience!r}."
+            f"{', '.join(SQUAD_LEADER_EXPERIENCE)}, not {leaders_replacement_experience!r}.",
         )
     if new_squad_size and not NEW_SQUAD_MIN <= new_squad_size <= NEW_SQUAD_MAX:
-        raise ValueError(
+        raise RuleError(
+            "replacements.refused",
             f"A new squad takes {NEW_SQUAD_MIN} to {NEW_SQUAD_MAX} reinforcements, "
-            f"not {new_squad_size}."
+            f"not {new_squad_size}.",
         )
     by_id = {unit.unit_id: unit for unit in units}
     if len(by_id) != len(units):
-        raise ValueError("Each unit may be listed only once.")
+        raise RuleError("replacements.refused", "Each unit may be listed only once.")
     for unit_id, troopers in assignment.items():
         if unit_id not in by_id:
-            raise ValueError(f"There is no unit {unit_id!r} to reinforce.")
+            raise RuleError("replacements.refused", f"There is no unit {unit_id!r} to reinforce.")
         _check_count(f"Troopers assigned to {unit_id!r}", troopers)
         unit = by_id[unit_id]
         if unit.strength + troopers > unit.initial_strength:
-            raise ValueError(
+            raise RuleError(
+                "replacements.refused",
                 f"Unit {unit_id!r} would reach {unit.strength + troopers} figures; no unit may "
-                f"be raised above its initial {unit.initial_strength}."
+                f"be raised above its initial {unit.initial_strength}.",
             )
     placed = sum(assignment.values()) + new_squad_size
     if placed > pool:
-        raise ValueError(f"{placed} troopers were assigned but the pool holds only {pool}.")
+        raise RuleError(
+            "replacements.refused",
+            f"{placed} troopers were assigned but the pool holds only {pool}.",
+        )
     new_squad = (
         NewSquad(
             size=new_squad_size,

@@ -12,6 +12,8 @@ import enum
 import math
 from fractions import Fraction
 
+from rules.errors import RuleError
+
 
 class Quality(enum.IntEnum):
     """Unit quality, worst to best (FaD p.6 FORCE PROFILES, Quality).
@@ -85,9 +87,13 @@ class Resolve(enum.IntEnum):
         fraction rounded up (Steady 8 -> 4, 6 -> 3, as in the tutorial, p.45).
         """
         if isinstance(original_size, bool) or not isinstance(original_size, int):
-            raise ValueError(f"Original size must be a whole number, not {original_size!r}.")
+            raise RuleError(
+                "scales.refused", f"Original size must be a whole number, not {original_size!r}."
+            )
         if original_size < 1:
-            raise ValueError(f"A unit has at least one figure; original size {original_size}.")
+            raise RuleError(
+                "scales.refused", f"A unit has at least one figure; original size {original_size}."
+            )
         fraction = self.infantry_break_fraction
         if fraction is None:
             return 1

@@ -13,15 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 
 
-class CampaignStructureError(ValueError):
+class CampaignStructureError(RuleError):
     """A campaign structure that cannot be played; ``code`` says which check failed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Mission(enum.StrEnum):
@@ -56,9 +52,10 @@ def standard_missions(*, campaign_standard_missions: str = "table_eight") -> fro
         return TABLE_MISSIONS
     if campaign_standard_missions == "with_escalating_engagement":
         return frozenset(Mission)
-    raise ValueError(
+    raise RuleError(
+        "tree.refused",
         "campaign_standard_missions is 'table_eight' or 'with_escalating_engagement', "
-        f"not {campaign_standard_missions!r}."
+        f"not {campaign_standard_missions!r}.",
     )
 
 
@@ -128,7 +125,9 @@ def _check_battles_fought(battles_fought: int) -> None:
         or not isinstance(battles_fought, int)
         or battles_fought < 0
     ):
-        raise ValueError(f"Battles fought is a whole number from 0 up, not {battles_fought!r}.")
+        raise RuleError(
+            "tree.refused", f"Battles fought is a whole number from 0 up, not {battles_fought!r}."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,9 +329,10 @@ def battle_winner(
     must declare a winner) or ``"defender_on_tie"`` (the defender wins).
     """
     if campaign_battle_winner not in ("umpire_declares", "defender_on_tie"):
-        raise ValueError(
+        raise RuleError(
+            "tree.refused",
             "campaign_battle_winner is 'umpire_declares' or 'defender_on_tie', "
-            f"not {campaign_battle_winner!r}."
+            f"not {campaign_battle_winner!r}.",
         )
     if declared is not None:
         return Side(declared)
@@ -340,8 +340,9 @@ def battle_winner(
         return Side.ATTACKER if attacker_succeeded else Side.DEFENDER
     if campaign_battle_winner == "defender_on_tie":
         return Side.DEFENDER
-    raise ValueError(
-        "Both sides or neither achieved their mission: the umpire must declare the winner."
+    raise RuleError(
+        "tree.refused",
+        "Both sides or neither achieved their mission: the umpire must declare the winner.",
     )
 
 
@@ -352,7 +353,9 @@ def campaign_victor(*, attacker_wins: int, defender_wins: int) -> Side | None:
     """
     for wins in (attacker_wins, defender_wins):
         if isinstance(wins, bool) or not isinstance(wins, int) or wins < 0:
-            raise ValueError(f"Battle wins are a whole number from 0 up, not {wins!r}.")
+            raise RuleError(
+                "tree.refused", f"Battle wins are a whole number from 0 up, not {wins!r}."
+            )
     if attacker_wins == defender_wins:
         return None
     return Side.ATTACKER if attacker_wins > defender_wins else Side.DEFENDER

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.fad.scales import RESOLVE_WORST, Resolve
 
 # Determine Damage, FaD p.35 Wounding: the attacker must beat the defender by this much to kill.
@@ -40,13 +41,8 @@ LEAP_DEDUCTION_INCHES = 2
 BOUND_DEDUCTION_INCHES = 4
 
 
-class MedicalTransitionError(ValueError):
+class MedicalTransitionError(RuleError):
     """A medical event that cannot happen to a figure in its current state."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class MedicalState(enum.StrEnum):
@@ -157,9 +153,9 @@ def casualties_for_resolve(*, states: Iterable[MedicalState]) -> int:
 
 def _require_count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, not {value!r}.")
+        raise RuleError("wounded.refused", f"{name} must be a whole number, not {value!r}.")
     if value < 0:
-        raise ValueError(f"{name} cannot be negative; got {value}.")
+        raise RuleError("wounded.refused", f"{name} cannot be negative; got {value}.")
     return value
 
 
@@ -213,7 +209,7 @@ def wound_or_kill(
         ("The defender's score", defender_score),
     ):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be a whole number, not {value!r}.")
+            raise RuleError("wounded.refused", f"{name} must be a whole number, not {value!r}.")
     target_state = MedicalState(target_state)
     if target_state is MedicalState.DEAD:
         raise MedicalTransitionError("wounds.dead", "A dead figure cannot be hit again.")
@@ -264,7 +260,7 @@ def squad_based_damage_casualties(
         ("The defender's score", defender_score),
     ):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be a whole number, not {value!r}.")
+            raise RuleError("wounded.refused", f"{name} must be a whole number, not {value!r}.")
     saved = min(hits, max(0, defender_score - attacker_score))
     unsaved = hits - saved
     wounded = (unsaved + 1) // 2 if adv_recover_wounded else 0
@@ -413,7 +409,9 @@ def form_aid_teams(
     _require_count("The number of wounded", wounded)
     _require_count("The number of fit troopers", fit_troopers)
     if medic and fit_troopers < 1:
-        raise ValueError("A squad with a fit Medic has at least one fit trooper: the Medic.")
+        raise RuleError(
+            "wounded.refused", "A squad with a fit Medic has at least one fit trooper: the Medic."
+        )
     medic_patients = min(MEDIC_PATIENTS, wounded) if medic else 0
     remaining = wounded - medic_patients
     medevac_patients = min(MEDEVAC_PATIENTS, remaining) if medevac_in_contact else 0
@@ -426,14 +424,16 @@ def form_aid_teams(
     else:
         teams = _require_count("The number of aid teams", aid_teams)
         if teams > teams_possible:
-            raise ValueError(
+            raise RuleError(
+                "wounded.refused",
                 f"{fit_troopers - medic_busy} fit troopers can form at most {teams_possible} aid "
-                f"team{'' if teams_possible == 1 else 's'}, not {teams}."
+                f"team{'' if teams_possible == 1 else 's'}, not {teams}.",
             )
         if teams > remaining:
-            raise ValueError(
+            raise RuleError(
+                "wounded.refused",
                 f"Each aid team treats one wounded figure, and only {remaining} "
-                f"{'is' if remaining == 1 else 'are'} left for aid teams; {teams} is too many."
+                f"{'is' if remaining == 1 else 'are'} left for aid teams; {teams} is too many.",
             )
     remaining -= teams
     self_repairing_patients = remaining if self_repairing else 0
@@ -485,11 +485,18 @@ def _validated_patients(patients: Sequence[Patient]) -> tuple[Patient, ...]:
     checked = []
     for patient in patients:
         if not isinstance(patient, Patient):
-            raise ValueError(f"Expected a Patient (trooper and state), not {patient!r}.")
+            raise RuleError(
+                "wounded.refused", f"Expected a Patient (trooper and state), not {patient!r}."
+            )
         if not isinstance(patient.trooper, str) or not patient.trooper:
-            raise ValueError(f"A patient needs a trooper name, not {patient.trooper!r}.")
+            raise RuleError(
+                "wounded.refused", f"A patient needs a trooper name, not {patient.trooper!r}."
+            )
         if patient.trooper in seen:
-            raise ValueError(f"{patient.trooper} is listed twice; each figure is treated once.")
+            raise RuleError(
+                "wounded.refused",
+                f"{patient.trooper} is listed twice; each figure is treated once.",
+            )
         seen.add(patient.trooper)
         checked.append(Patient(patient.trooper, MedicalState(patient.state)))
     return tuple(checked)
@@ -582,7 +589,9 @@ def wounded_are_abandoned(
     gaps = tuple(unstabilised_wounded_gaps_inches)
     for gap in (*gaps, coherency_inches):
         if isinstance(gap, bool) or not isinstance(gap, (int, Fraction)) or gap < 0:
-            raise ValueError(f"Distances are whole or fractional inches, not {gap!r}.")
+            raise RuleError(
+                "wounded.refused", f"Distances are whole or fractional inches, not {gap!r}."
+            )
     if AbandonTrigger(wounds_abandon_trigger) is AbandonTrigger.DECLARED:
         return declared and bool(gaps)
     return any(gap > coherency_inches for gap in gaps)
@@ -715,18 +724,22 @@ def carry_wounded(
         or not isinstance(movement_inches, (int, Fraction))
         or movement_inches < 0
     ):
-        raise ValueError(
-            f"A movement distance is whole or fractional inches, not {movement_inches!r}."
+        raise RuleError(
+            "wounded.refused",
+            f"A movement distance is whole or fractional inches, not {movement_inches!r}.",
         )
     movement = CarryMovement(movement)
     if movement is not CarryMovement.GROUND and not jet_packs:
-        raise ValueError(f"Only a squad with Jet Packs can {movement.value} (p.30).")
+        raise RuleError(
+            "wounded.refused", f"Only a squad with Jet Packs can {movement.value} (p.30)."
+        )
     per_wounded = JET_PACK_CARRIERS_PER_WOUNDED if jet_packs else 1
     carriers = per_wounded * wounded_carried
     if carriers > fit_troopers:
-        raise ValueError(
+        raise RuleError(
+            "wounded.refused",
             f"Carrying {wounded_carried} wounded takes {carriers} fit troopers; the squad has "
-            f"{fit_troopers}."
+            f"{fit_troopers}.",
         )
     if movement is CarryMovement.LEAP:
         move = Fraction(max(0, movement_inches - LEAP_DEDUCTION_INCHES))

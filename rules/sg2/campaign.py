@@ -11,14 +11,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Sequence
 
+from rules.errors import RuleError
 
-class CampaignRuleError(ValueError):
+
+class CampaignRuleError(RuleError):
     """A campaign rule refused its input; ``code`` names the rule broken (``replacements.x``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Location(enum.StrEnum):
@@ -69,19 +66,22 @@ def time_multiplier(
     fatigue, repair and injured_return; replacements may be added).
     """
     if isinstance(field_time_multiplier, bool) or not isinstance(field_time_multiplier, int):
-        raise ValueError(
-            f"The field time multiplier must be a whole number, not {field_time_multiplier!r}."
+        raise RuleError(
+            "campaign.refused",
+            f"The field time multiplier must be a whole number, not {field_time_multiplier!r}.",
         )
     if field_time_multiplier < 1:
-        raise ValueError(
-            f"The field time multiplier must be at least 1, not {field_time_multiplier}."
+        raise RuleError(
+            "campaign.refused",
+            f"The field time multiplier must be at least 1, not {field_time_multiplier}.",
         )
     known = {item.value for item in DoubledTime}
     unknown = sorted(str(item) for item in field_doubling_applies_to if item not in known)
     if unknown:
-        raise ValueError(
+        raise RuleError(
+            "campaign.refused",
             f"Unknown campaign time(s) to double: {', '.join(unknown)}; "
-            f"choose from {', '.join(sorted(known))}."
+            f"choose from {', '.join(sorted(known))}.",
         )
     doubled = (not location.is_safe or not supplied) and task in field_doubling_applies_to
     return field_time_multiplier if doubled else 1
@@ -90,9 +90,9 @@ def time_multiplier(
 def require_count(name: str, value: int, *, minimum: int = 0) -> int:
     """Refuse a count that is not a whole number at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, not {value!r}.")
+        raise RuleError("campaign.refused", f"{name} must be a whole number, not {value!r}.")
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, not {value}.")
+        raise RuleError("campaign.refused", f"{name} must be at least {minimum}, not {value}.")
     return value
 
 

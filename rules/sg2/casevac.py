@@ -12,18 +12,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.command import CommandLevel, CommunicationOutcome, communication_roll, shift_die
 from rules.sg2.morale import check_leadership, raise_confidence
 from rules.sg2.scales import Confidence, Quality
 
 
-class CasevacError(ValueError):
+class CasevacError(RuleError):
     """A casevac order the rules refuse, with a stable code for the interface to show."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 # --- The Inbound Chart (p.44-45) ------------------------------------------------------------------
@@ -67,11 +63,11 @@ def inbound_turn_end(
     and stays there until called in by a successful communication.
     """
     if to_loiter and (position is not InboundBox.BOX_1 or not is_unit):
-        raise ValueError("Only a unit in box 1 may be sent to the LOITER box.")
+        raise RuleError("casevac.refused", "Only a unit in box 1 may be sent to the LOITER box.")
     if position is InboundBox.LOITER:
         return position
     if position is InboundBox.BATTLE_AREA:
-        raise ValueError("The counter has already reached the Battle Area.")
+        raise RuleError("casevac.refused", "The counter has already reached the Battle Area.")
     if to_loiter:
         return InboundBox.LOITER
     return _INWARD[position]
@@ -84,7 +80,7 @@ def outbound_turn_end(position: InboundBox) -> InboundBox:
     the scenario says their base is (a casevac by default to box 3, p.54).
     """
     if position not in _OUTWARD:
-        raise ValueError(f"A counter in {position.name} cannot move further out.")
+        raise RuleError("casevac.refused", f"A counter in {position.name} cannot move further out.")
     return _OUTWARD[position]
 
 
@@ -156,11 +152,18 @@ def casevac_call(
     if casevac_crew_leadership is not None:
         check_leadership(casevac_crew_leadership, who="the casevac crew")
     if caller_level > highest_level_on_table:
-        raise ValueError("The caller cannot be above the highest command level on the table.")
+        raise RuleError(
+            "casevac.refused", "The caller cannot be above the highest command level on the table."
+        )
     if casevac_call_box not in NUMBERED_BOXES:
-        raise ValueError(f"casevac_call_box is 1, 2 or 3, not {casevac_call_box!r}.")
+        raise RuleError(
+            "casevac.refused", f"casevac_call_box is 1, 2 or 3, not {casevac_call_box!r}."
+        )
     if casevac_enters not in ("next_turn", "same_turn"):
-        raise ValueError(f"casevac_enters is 'next_turn' or 'same_turn', not {casevac_enters!r}.")
+        raise RuleError(
+            "casevac.refused",
+            f"casevac_enters is 'next_turn' or 'same_turn', not {casevac_enters!r}.",
+        )
     communication = communication_roll(
         dice=dice,
         die=shift_die(caller_quality.die, -(highest_level_on_table - caller_level)),
@@ -200,15 +203,20 @@ def casevac_capacity(
     (default "down").
     """
     if isinstance(troop_capacity, bool) or not isinstance(troop_capacity, int):
-        raise ValueError(f"A troop capacity is a whole number, not {troop_capacity!r}.")
+        raise RuleError(
+            "casevac.refused", f"A troop capacity is a whole number, not {troop_capacity!r}."
+        )
     if troop_capacity < 0:
-        raise ValueError(f"A troop capacity cannot be negative ({troop_capacity}).")
+        raise RuleError(
+            "casevac.refused", f"A troop capacity cannot be negative ({troop_capacity})."
+        )
     if casevac_capacity_rounding == "down":
         return troop_capacity // 2
     if casevac_capacity_rounding == "up":
         return math.ceil(troop_capacity / 2)
-    raise ValueError(
-        f"casevac_capacity_rounding is 'down' or 'up', not {casevac_capacity_rounding!r}."
+    raise RuleError(
+        "casevac.refused",
+        f"casevac_capacity_rounding is 'down' or 'up', not {casevac_capacity_rounding!r}.",
     )
 
 
@@ -244,7 +252,9 @@ def load_casevac(
     )
     for name, count in (("aboard", aboard), ("stabilised", stabilised), ("untreated", untreated)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"The number of casualties {name} cannot be {count!r}.")
+            raise RuleError(
+                "casevac.refused", f"The number of casualties {name} cannot be {count!r}."
+            )
     if aboard > capacity:
         raise CasevacError(
             "casevac.over_capacity",
@@ -257,7 +267,7 @@ def load_casevac(
         )
     loading = stabilised + untreated
     if loading == 0:
-        raise ValueError("A loading action needs at least one casualty to load.")
+        raise RuleError("casevac.refused", "A loading action needs at least one casualty to load.")
     if aboard + loading > capacity:
         raise CasevacError(
             "casevac.over_capacity",

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll, open_shift_die, smallest_die_at_least
+from rules.errors import RuleError
 
 
 class FigureState(enum.StrEnum):
@@ -115,13 +116,8 @@ _TRANSITIONS: dict[FigureState, frozenset[FigureState]] = {
 }
 
 
-class CasualtyError(ValueError):
+class CasualtyError(RuleError):
     """A casualty rule asked to do something the rules do not allow."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def allowed_transitions(state: FigureState) -> frozenset[FigureState]:
@@ -167,7 +163,7 @@ class Figure:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
-            raise ValueError("A figure needs a non-empty id.")
+            raise RuleError("casualties.refused", "A figure needs a non-empty id.")
 
 
 class HitResult(enum.StrEnum):
@@ -271,7 +267,7 @@ def allocated_index(
     first figure; the two differ only for two figures and a D4 roll of 4.
     """
     if figure_count < 1:
-        raise ValueError("There is no figure to allocate a hit to.")
+        raise RuleError("casualties.refused", "There is no figure to allocate a hit to.")
     if roll <= figure_count:
         return roll - 1
     if AllocationOverflow(allocation_overflow) is AllocationOverflow.FIRST_FIGURE:
@@ -303,15 +299,16 @@ class AllocationOutcome:
 
 def _check_count(value: int, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(
-            f"The number of {what} must be a whole number of 0 or more, not {value!r}."
+        raise RuleError(
+            "casualties.refused",
+            f"The number of {what} must be a whole number of 0 or more, not {value!r}.",
         )
 
 
 def _check_unique(figures: Sequence[Figure]) -> None:
     ids = [figure.id for figure in figures]
     if len(set(ids)) != len(ids):
-        raise ValueError("Each figure must appear once, with its own id.")
+        raise RuleError("casualties.refused", "Each figure must appear once, with its own id.")
 
 
 def _allocate_one(
@@ -689,7 +686,10 @@ class BurstExposure:
 
     def __post_init__(self) -> None:
         if not self.bursts:
-            raise ValueError(f"Figure {self.figure.id} must be caught by at least one burst.")
+            raise RuleError(
+                "casualties.refused",
+                f"Figure {self.figure.id} must be caught by at least one burst.",
+            )
 
 
 @dataclass(frozen=True, slots=True)

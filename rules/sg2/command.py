@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.dice import DiceSource, Die, Roll, shift_die
+from rules.errors import RuleError
 from rules.sg2.morale import (
     ConfidenceCircumstance,
     ConfidenceEventOutcome,
@@ -66,7 +67,7 @@ def ew_jamming_die(*, system: EwSystem, markers: int = 1) -> Die:
     raises the die one type, never above D12. A unit has at most three markers.
     """
     if isinstance(markers, bool) or not 1 <= markers <= EW_MARKERS_PER_ACTIVATION:
-        raise ValueError(f"An EW task uses 1 to 3 EW markers, not {markers!r}.")
+        raise RuleError("command.refused", f"An EW task uses 1 to 3 EW markers, not {markers!r}.")
     return shift_die(Die(system.value), markers - 1)
 
 
@@ -108,7 +109,9 @@ def communicate(
     check_leadership(receiver_leadership, who="the receiver")
     if direct_contact:
         if jamming_die is not None:
-            raise ValueError("Units in direct contact cannot be jammed: no radio is used.")
+            raise RuleError(
+                "command.refused", "Units in direct contact cannot be jammed: no radio is used."
+            )
         return CommunicationOutcome(
             success=True, direct_contact=True, die=None, target=None, jammed=False, rolls=()
         )
@@ -204,15 +207,17 @@ def rally(
     check_leadership(rallied_leadership, who="the rallied unit")
     check_leadership(rallier_leadership, who="the rallying unit")
     if rallier_level <= rallied_level:
-        raise ValueError(
+        raise RuleError(
+            "command.refused",
             f"Only a superior command unit can rally: a {rallier_level.name.lower()} unit cannot "
-            f"rally a {rallied_level.name.lower()} unit."
+            f"rally a {rallied_level.name.lower()} unit.",
         )
     ceiling = rally_ceiling(rallied_fatigue)
     if rallied_confidence >= ceiling:
-        raise ValueError(
+        raise RuleError(
+            "command.refused",
             f"A {rallied_fatigue.name} unit at {rallied_confidence.name} cannot be rallied any "
-            f"higher: rallying stops at {ceiling.name}."
+            f"higher: rallying stops at {ceiling.name}.",
         )
     communication = communicate(
         dice=dice,
@@ -293,17 +298,23 @@ def regroup(
     ("worse", default, or "better" fatigue of the units).
     """
     if len(units) < 2:
-        raise ValueError("Regrouping needs at least two units.")
+        raise RuleError("command.refused", "Regrouping needs at least two units.")
     if regroup_quality_tie not in ("lower", "higher"):
-        raise ValueError(
-            f"regroup_quality_tie is 'lower' or 'higher', not {regroup_quality_tie!r}."
+        raise RuleError(
+            "command.refused",
+            f"regroup_quality_tie is 'lower' or 'higher', not {regroup_quality_tie!r}.",
         )
     if regroup_fatigue not in ("worse", "better"):
-        raise ValueError(f"regroup_fatigue is 'worse' or 'better', not {regroup_fatigue!r}.")
+        raise RuleError(
+            "command.refused", f"regroup_fatigue is 'worse' or 'better', not {regroup_fatigue!r}."
+        )
     for unit in units:
         check_leadership(unit.leadership)
         if isinstance(unit.strength, bool) or unit.strength < 1:
-            raise ValueError(f"A regrouping unit needs at least one man, not {unit.strength!r}.")
+            raise RuleError(
+                "command.refused",
+                f"A regrouping unit needs at least one man, not {unit.strength!r}.",
+            )
     largest = max(unit.strength for unit in units)
     qualities = [unit.quality for unit in units if unit.strength == largest]
     quality = min(qualities) if regroup_quality_tie == "lower" else max(qualities)
@@ -389,9 +400,10 @@ def loss_of_unit_leader(
     leader is known. Dice: the quality die for the confidence test, then the D6 for the new LV.
     """
     if isinstance(suppression_markers, bool) or not 0 <= suppression_markers <= 3:
-        raise ValueError(
+        raise RuleError(
+            "command.refused",
             f"A unit carries 0 to {MAX_SUPPRESSION_MARKERS} suppression markers, "
-            f"not {suppression_markers!r}."
+            f"not {suppression_markers!r}.",
         )
     test = confidence_test_for_event(
         dice=dice,
@@ -459,9 +471,11 @@ def under_strength(
     """
     check_leadership(leadership)
     if len(set(figures)) != len(figures):
-        raise ValueError("Each figure of the unit must be listed once.")
+        raise RuleError("command.refused", "Each figure of the unit must be listed once.")
     if leader is not None and leader not in figures:
-        raise ValueError(f"The leader {leader!r} is not one of the unit's figures.")
+        raise RuleError(
+            "command.refused", f"The leader {leader!r} is not one of the unit's figures."
+        )
     if campaign_game and not understrength_roll_in_campaign:
         return UnderStrengthOutcome(
             applied=False,

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.casualties import CasualtyError, Figure, FigureRole, FigureState
 
 MEDIC_MODIFIER = 1
@@ -153,7 +154,7 @@ def treat_unit_casualties(
     """
     ids = [figure.id for figure in figures]
     if len(set(ids)) != len(ids):
-        raise ValueError("Each figure must appear once, with its own id.")
+        raise RuleError("medical.refused", "Each figure must appear once, with its own id.")
     medic = unit_has_medic(figures, medic_must_be_fit=medic_must_be_fit)
     treatments = tuple(
         treat_casualty(

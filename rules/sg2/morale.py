@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.scales import (
     LEADERSHIP_BEST,
     LEADERSHIP_WORST,
@@ -33,15 +34,18 @@ def check_leadership(leadership: int, *, who: str = "the unit") -> None:
         or not isinstance(leadership, int)
         or not LEADERSHIP_BEST <= leadership <= LEADERSHIP_WORST
     ):
-        raise ValueError(
+        raise RuleError(
+            "morale.refused",
             f"The leadership value of {who} must be {LEADERSHIP_BEST} (best) to "
-            f"{LEADERSHIP_WORST} (worst), not {leadership!r}."
+            f"{LEADERSHIP_WORST} (worst), not {leadership!r}.",
         )
 
 
 def _check_threat_level(threat_level: int) -> None:
     if isinstance(threat_level, bool) or not isinstance(threat_level, int):
-        raise ValueError(f"A threat level is a whole number, not {threat_level!r}.")
+        raise RuleError(
+            "morale.refused", f"A threat level is a whole number, not {threat_level!r}."
+        )
 
 
 def lower_confidence(confidence: Confidence, levels: int) -> Confidence:
@@ -50,7 +54,7 @@ def lower_confidence(confidence: Confidence, levels: int) -> Confidence:
     The book never says what a drop below ROUTED means (digest AMBIG-02); the unit stays ROUTED.
     """
     if levels < 0:
-        raise ValueError(f"A confidence drop cannot be negative ({levels}).")
+        raise RuleError("morale.refused", f"A confidence drop cannot be negative ({levels}).")
     return Confidence(max(Confidence.ROUTED, confidence - levels))
 
 
@@ -62,7 +66,7 @@ def raise_confidence(
     A unit already at or above the ceiling keeps its level: a rise never lowers it.
     """
     if levels < 0:
-        raise ValueError(f"A confidence rise cannot be negative ({levels}).")
+        raise RuleError("morale.refused", f"A confidence rise cannot be negative ({levels}).")
     if confidence >= ceiling:
         return confidence
     return Confidence(min(ceiling, confidence + levels))
@@ -143,12 +147,16 @@ def confidence_threat_level(
     """
     chosen = frozenset(circumstances)
     if ConfidenceCircumstance.UNTREATED_CASUALTY in chosen:
-        raise ValueError(
+        raise RuleError(
+            "morale.refused",
             "Give the number of untreated casualties as untreated_casualties rather than as a "
-            "circumstance: the threat is added once per casualty."
+            "circumstance: the threat is added once per casualty.",
         )
     if isinstance(untreated_casualties, bool) or untreated_casualties < 0:
-        raise ValueError(f"The number of untreated casualties cannot be {untreated_casualties!r}.")
+        raise RuleError(
+            "morale.refused",
+            f"The number of untreated casualties cannot be {untreated_casualties!r}.",
+        )
     basic_levels = [
         level
         for circumstance in chosen
@@ -485,27 +493,33 @@ def last_stand(
     designer invites the umpire to change the odds for storied or poor units).
     """
     if not last_stand_enabled:
-        raise ValueError("The last stand rule is not in use in this campaign.")
+        raise RuleError("morale.refused", "The last stand rule is not in use in this campaign.")
     if (
         isinstance(last_stand_success_on, bool)
         or not isinstance(last_stand_success_on, int)
         or not 1 <= last_stand_success_on <= 6
     ):
-        raise ValueError(
-            f"A last stand succeeds on a D6 score of 1 to 6 or more, not {last_stand_success_on!r}."
+        raise RuleError(
+            "morale.refused",
+            "A last stand succeeds on a D6 score of 1 to 6 or more, "
+            f"not {last_stand_success_on!r}.",
         )
     if confidence < Confidence.SHAKEN:
-        raise ValueError(
-            f"A {confidence.name} unit may not attempt a last stand: it must be SHAKEN or better."
+        raise RuleError(
+            "morale.refused",
+            f"A {confidence.name} unit may not attempt a last stand: it must be SHAKEN or better.",
         )
     if not in_cover_or_in_position:
-        raise ValueError("A last stand can only be made in cover or in position.")
+        raise RuleError("morale.refused", "A last stand can only be made in cover or in position.")
     if friendly_units_within_12 > 0:
-        raise ValueError("A last stand needs no other friendly unit within 12 inches.")
+        raise RuleError(
+            "morale.refused", "A last stand needs no other friendly unit within 12 inches."
+        )
     if qualifying_enemy_units_in_sight < LAST_STAND_MINIMUM_ENEMY_UNITS:
-        raise ValueError(
+        raise RuleError(
+            "morale.refused",
             "A last stand needs at least three enemy units in sight that are not broken, routed "
-            f"or retreating; there are {qualifying_enemy_units_in_sight}."
+            f"or retreating; there are {qualifying_enemy_units_in_sight}.",
         )
     roll = dice.roll(Die.D6, "last stand")
     if roll.result >= last_stand_success_on:
@@ -540,8 +554,9 @@ def routed_unit_fate(
     prisoners; the book does not say what they do instead, and Muster reads it as disintegrating.
     """
     if confidence is not Confidence.ROUTED:
-        raise ValueError(
-            f"Only a ROUTED unit surrenders or disintegrates, not a {confidence.name}."
+        raise RuleError(
+            "morale.refused",
+            f"Only a ROUTED unit surrenders or disintegrates, not a {confidence.name}.",
         )
     if can_withdraw_without_approaching_enemy:
         return RoutedFate.WITHDRAWS
@@ -556,5 +571,5 @@ PRISONERS_PER_GUARD = 6
 def escort_guards_needed(prisoners: int) -> int:
     """Guards a unit must detach to send prisoners to the rear: one per six or fewer (p.53)."""
     if isinstance(prisoners, bool) or not isinstance(prisoners, int) or prisoners < 0:
-        raise ValueError(f"The number of prisoners cannot be {prisoners!r}.")
+        raise RuleError("morale.refused", f"The number of prisoners cannot be {prisoners!r}.")
     return math.ceil(prisoners / PRISONERS_PER_GUARD)

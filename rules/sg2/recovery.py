@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.campaign import (
     DEFAULT_FIELD_DOUBLING,
     DoubledTime,
@@ -210,8 +211,9 @@ def injured_trooper_recovery(
     """
     require_count("The highest permanent-evacuation score", injured_permanent_on)
     if injured_permanent_on > Die.D6.value:
-        raise ValueError(
-            f"The highest permanent-evacuation score is at most 6, not {injured_permanent_on}."
+        raise RuleError(
+            "recovery.refused",
+            f"The highest permanent-evacuation score is at most 6, not {injured_permanent_on}.",
         )
     if battle_day is not None:
         require_count("The battle's campaign day", battle_day)
@@ -270,9 +272,13 @@ def _repair_days_by_damage(
         try:
             state = VehicleDamage(name)
         except ValueError:
-            raise ValueError(f"{key!r} is not a repairable damage state.") from None
+            raise RuleError(
+                "recovery.refused", f"{key!r} is not a repairable damage state."
+            ) from None
         if state is VehicleDamage.DESTROYED:
-            raise ValueError("A DESTROYED vehicle may not be repaired (SG2 P.61).")
+            raise RuleError(
+                "recovery.refused", "A DESTROYED vehicle may not be repaired (SG2 P.61)."
+            )
         table[state] = require_count(f"Repair days for {state.value}", days)
     return table
 

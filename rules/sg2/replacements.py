@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.campaign import (
     DEFAULT_FIELD_DOUBLING,
     CampaignRuleError,
@@ -44,8 +45,9 @@ def _as_die(value: Die | int | ReplacementAvailability) -> Die:
     try:
         return Die(value)
     except ValueError:
-        raise ValueError(
-            f"There is no d{value}: the replacement die is a d4, d6, d8, d10 or d12."
+        raise RuleError(
+            "replacements.refused",
+            f"There is no d{value}: the replacement die is a d4, d6, d8, d10 or d12.",
         ) from None
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Roll
+from rules.errors import RuleError
 from rules.sg2.casualties import (
     CasualtyError,
     Figure,
@@ -129,7 +130,9 @@ class VehicleArmour:
             or not isinstance(self.armour_class, int)
             or not 0 <= self.armour_class <= 5
         ):
-            raise ValueError(f"Armour class is 0 (softskin) to 5, not {self.armour_class!r}.")
+            raise RuleError(
+                "vehicles.refused", f"Armour class is 0 (softskin) to 5, not {self.armour_class!r}."
+            )
 
     @property
     def die(self) -> Die:
@@ -183,7 +186,9 @@ class VehicleHitOutcome:
 
 def _check_multiplier(value: int, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"The {what} must be a whole number of at least 1, not {value!r}.")
+        raise RuleError(
+            "vehicles.refused", f"The {what} must be a whole number of at least 1, not {value!r}."
+        )
 
 
 def resolve_vehicle_hit(
@@ -311,7 +316,7 @@ class OccupantCasualtiesOutcome:
 def _check_occupants(occupants: Sequence[Figure]) -> None:
     ids = [figure.id for figure in occupants]
     if len(set(ids)) != len(ids):
-        raise ValueError("Each occupant must appear once, with his own id.")
+        raise RuleError("vehicles.refused", "Each occupant must appear once, with his own id.")
     for figure in occupants:
         if not figure.state.on_table_alive and figure.state is not FigureState.DEAD:
             raise CasualtyError(

@@ -53,7 +53,7 @@ def test_server_dice_are_rolled_by_the_worker_and_every_roll_is_logged(celery_pr
         params={"unit_id": str(squads[0].id), "circumstances": ["leader_casualty"]},
         dice=None,
         actor=umpire,
-    )
+    ).job
 
     wait_for(
         lambda: Job.objects.get(pk=job.pk).status == "succeeded", timeout=30, what="the action"
@@ -93,7 +93,7 @@ def test_the_scripted_battle_with_server_dice_on_a_real_worker(celery_processes,
     def perform(name: str, **params) -> list:
         job = actions.action_perform(
             campaign=campaign, battle=battle, name=name, params=params, dice=None, actor=umpire
-        )
+        ).job
         wait_for(lambda: Job.objects.get(pk=job.pk).is_finished, timeout=30, what=f"the {name} job")
         finished = Job.objects.get(pk=job.pk)
         assert finished.status == "succeeded", finished.error

@@ -1,0 +1,452 @@
+"""Commands: every write to a campaign, declared once and run inside one consistency boundary.
+
+A command is a class with a name, typed parameters (a pydantic model), the state it reads
+(:meth:`Command.load`), the refusals it can make before any die is rolled (:meth:`Command.check`)
+and its decision (:meth:`Command.decide`): the events the rules produce from that state and, when
+the command rolls dice, a :class:`rules.dice.DiceSource`.
+
+:func:`run` is the only way a command reaches the log. It opens one durable transaction, takes the
+campaign's lock first, then loads, checks, decides and appends, so a decision is never appended on
+state that changed after it was read. When the server must roll, it records a resolution job in
+that same transaction instead; the worker runs the *same* declaration, again under the lock, with
+the campaign's seeded dice (:func:`run_job`). Table dice and server dice are two inputs to one code
+path.
+
+Every run leaves a :class:`~eventlog.models.CommandRecord` (name, parameters, dice, actor, the
+response) beside its events, so a campaign's commands can be read back and run again, and a
+client's ``Idempotency-Key`` replays the original response. See docs/adr/0010-command-runner.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from eventlog import store
+from eventlog.catalogue import EventPayload
+from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput, RuleViolation
+from eventlog.models import CommandRecord, Job
+from eventlog.store import NewEvent, StoredEvent
+from rules.dice import DiceError, DiceSource, TableDice
+from rules.errors import RuleError
+
+MAX_IDEMPOTENCY_KEY = 200
+
+
+class Params(BaseModel):
+    """Base for command parameters: unknown fields are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+ParamsT = TypeVar("ParamsT", bound=BaseModel)
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class CommandContext:
+    """What a command knows besides its parameters: where it runs and for whom.
+
+    ``server_dice`` is true when the server rolls (the command runs in a resolution job).
+    """
+
+    campaign_id: uuid.UUID
+    actor_id: int | None
+    server_dice: bool = False
+    job: Job | None = None
+
+    def jobs_in_flight(self, command: str) -> list[Job]:
+        """This campaign's jobs of a command that are waiting or running, other than this one:
+        read under the campaign lock, so two requests cannot both miss each other's job."""
+        queryset = Job.objects.filter(
+            campaign_id=self.campaign_id,
+            kind=command,
+            status__in=(Job.Status.PENDING, Job.Status.RUNNING),
+        )
+        if self.job is not None:
+            queryset = queryset.exclude(pk=self.job.pk)
+        return list(queryset)
+
+
+@dataclass
+class Decision:
+    """What a command decided: the events to append and, for the caller, a result (the id of
+    what it created, say)."""
+
+    events: list[NewEvent]
+    result: Any = None
+
+    @classmethod
+    def of(
+        cls, payloads: Sequence[EventPayload], *, stream: str, result: Any = None
+    ) -> Decision:
+        return cls([NewEvent.of(payload, stream=stream) for payload in payloads], result)
+
+
+class Command(Generic[ParamsT, StateT]):
+    """One kind of write. Subclasses set ``name`` and ``Params`` and implement :meth:`stream`,
+    :meth:`load` and :meth:`decide`; :meth:`check` holds the refusals that need no dice.
+
+    ``rolls_dice`` commands take table dice, or leave them out for the server to roll in a job.
+    """
+
+    name: ClassVar[str]
+    Params: ClassVar[type[BaseModel]]
+    rolls_dice: ClassVar[bool] = False
+    # The code of a parameter that does not parse; "<app>.invalid" when not set.
+    invalid_code: ClassVar[str] = ""
+
+    def stream(self, ctx: CommandContext, params: ParamsT) -> str:
+        """The stream the command acts on: a client's ``expected_version`` is checked against it."""
+        return f"campaign:{ctx.campaign_id}"
+
+    def load(self, ctx: CommandContext, params: ParamsT) -> StateT:
+        """Read the state the decision needs. Runs under the campaign lock."""
+        raise NotImplementedError
+
+    def check(self, ctx: CommandContext, state: StateT, params: ParamsT) -> None:
+        """Refuse what the rules refuse before any die is rolled (so a server-dice request is
+        refused at once rather than in its job)."""
+
+    def decide(
+        self, ctx: CommandContext, state: StateT, params: ParamsT, dice: DiceSource | None
+    ) -> Decision:
+        """The events the rules produce. ``dice`` is None for commands that roll none."""
+        raise NotImplementedError
+
+
+_COMMANDS: dict[str, Command[Any, Any]] = {}
+
+
+def command(cls: type[Command[Any, Any]]) -> type[Command[Any, Any]]:
+    """Register a command class under its name (a class decorator)."""
+    if not getattr(cls, "name", ""):
+        raise TypeError(f"{cls.__name__} needs a name.")
+    if cls.name in _COMMANDS and type(_COMMANDS[cls.name]) is not cls:
+        raise TypeError(f"Two commands are named {cls.name!r}.")
+    _COMMANDS[cls.name] = cls()
+    return cls
+
+
+def get(name: str) -> Command[Any, Any]:
+    try:
+        return _COMMANDS[name]
+    except KeyError:
+        raise CommandError("command.unknown", f"There is no command {name!r}.") from None
+
+
+def registered() -> dict[str, Command[Any, Any]]:
+    return dict(sorted(_COMMANDS.items()))
+
+
+ServerDice = Callable[[uuid.UUID, str], DiceSource]
+_server_dice: list[ServerDice] = []
+
+
+def use_server_dice(factory: ServerDice) -> None:
+    """Name where the server's dice come from (the campaign's seed): a campaign id and a
+    namespace give a dice source. The campaigns app sets it when Django starts."""
+    _server_dice[:] = [factory]
+
+
+@dataclass
+class Outcome:
+    """What running a command came to: its events, or the job that will roll its dice, and the
+    response the API gave (kept for idempotent replays)."""
+
+    command_id: uuid.UUID
+    events: list[StoredEvent] = field(default_factory=list)
+    job: Job | None = None
+    result: Any = None
+    status: int = 201
+    body: Any = None
+    replayed: bool = False
+
+
+Respond = Callable[[Outcome], tuple[int, Any]]
+
+
+def parse_params(cmd: Command[Any, Any], params: Mapping[str, Any] | BaseModel) -> BaseModel:
+    """The command's parameters, validated; every problem is reported, the first as the error."""
+    if isinstance(params, cmd.Params):
+        return params
+    raw = params.model_dump(mode="json") if isinstance(params, BaseModel) else dict(params)
+    try:
+        return cmd.Params.model_validate(raw)
+    except ValidationError as exc:
+        code = cmd.invalid_code or f"{cmd.name.partition('.')[0]}.invalid"
+        raise InvalidInput.from_validation(exc, code=code) from None
+
+
+def fingerprint(name: str, params: BaseModel, dice: Sequence[int] | None, expected: int | None) -> str:
+    """Identifies a request, so a key reused for a different one is caught."""
+    body = {
+        "command": name,
+        "params": params.model_dump(mode="json"),
+        "dice": list(dice) if dice is not None else None,
+        "expected_version": expected,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def run(
+    name: str,
+    *,
+    campaign_id: uuid.UUID,
+    params: Mapping[str, Any] | BaseModel,
+    actor_id: int | None,
+    dice: Sequence[int] | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    respond: Respond | None = None,
+) -> Outcome:
+    """Run a command: decide and append (or record its job) in one transaction under the
+    campaign's lock.
+
+    ``dice`` are faces rolled at the table, in the order the rules use them; a command that rolls
+    dice and gets none is left to a resolution job. ``expected_version`` is the version of the
+    command's stream the client last saw: a mismatch is a 409 and appends nothing. An
+    ``idempotency_key`` already used by this actor in this campaign returns the first outcome's
+    response and appends nothing; used for a different request, it is a 409. ``respond`` renders
+    the response, inside the transaction, so it shows the state the command left.
+    """
+    cmd = get(name)
+    parsed = parse_params(cmd, params)
+    if dice is not None and not cmd.rolls_dice:
+        raise CommandError("dice.not_used", f"{name} rolls no dice.", field="dice")
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+        raise CommandError(
+            "idempotency.invalid_key",
+            f"An Idempotency-Key has 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+            field="Idempotency-Key",
+        )
+    request_print = fingerprint(name, parsed, dice, expected_version)
+    try:
+        with transaction.atomic(durable=True):
+            store.lock_campaign(campaign_id)
+            if idempotency_key is not None:
+                earlier = _earlier(campaign_id, actor_id, idempotency_key)
+                if earlier is not None:
+                    return _replay(earlier, request_print)
+            ctx = CommandContext(campaign_id=campaign_id, actor_id=actor_id)
+            outcome = _decide_and_append(
+                cmd, ctx, parsed, dice=dice, expected_version=expected_version
+            )
+            if respond is not None:
+                outcome.status, outcome.body = respond(outcome)
+            _record(
+                outcome,
+                cmd=cmd,
+                ctx=ctx,
+                params=parsed,
+                dice=dice,
+                idempotency_key=idempotency_key,
+                request_print=request_print,
+            )
+    except IntegrityError:
+        # A campaign's first command (its creation) has no lock to wait on: two requests with
+        # the same key meet at the record's unique index instead. The first one won.
+        earlier = (
+            _earlier(campaign_id, actor_id, idempotency_key) if idempotency_key else None
+        )
+        if earlier is None:
+            raise
+        return _replay(earlier, request_print)
+    if outcome.job is not None:
+        job_id = outcome.job.pk
+        transaction.on_commit(lambda: _dispatch(job_id), robust=True)
+    return outcome
+
+
+def _dispatch(job_id: uuid.UUID) -> None:
+    from eventlog import jobs
+
+    jobs.dispatch(job_id)
+
+
+def _earlier(campaign_id: uuid.UUID, actor_id: int | None, key: str) -> CommandRecord | None:
+    return CommandRecord.objects.filter(
+        campaign_id=campaign_id, actor_id=actor_id, idempotency_key=key
+    ).first()
+
+
+def _replay(record: CommandRecord, request_print: str) -> Outcome:
+    if record.fingerprint != request_print:
+        raise ConcurrencyConflict(
+            "idempotency.key_reused",
+            "This Idempotency-Key was already used for a different request.",
+            field="Idempotency-Key",
+        )
+    job = Job.objects.filter(pk=record.job_id).first() if record.job_id else None
+    return Outcome(
+        command_id=record.id,
+        events=[],
+        job=job,
+        status=record.response_status,
+        body=record.response_body,
+        replayed=True,
+    )
+
+
+def _decide_and_append(
+    cmd: Command[Any, Any],
+    ctx: CommandContext,
+    params: BaseModel,
+    *,
+    dice: Sequence[int] | None,
+    expected_version: int | None,
+) -> Outcome:
+    command_id = uuid.uuid4()
+    stream = cmd.stream(ctx, params)
+    if expected_version is not None:
+        found = store.stream_version(ctx.campaign_id, stream)
+        if found != expected_version:
+            raise ConcurrencyConflict(
+                "event.version_conflict",
+                f"Stream {stream} is at version {found}, not {expected_version}: someone else "
+                "changed it first. Read it again and retry.",
+                field="expected_version",
+            )
+    state = cmd.load(ctx, params)
+    with rules_refusals():
+        cmd.check(ctx, state, params)
+    if cmd.rolls_dice and dice is None:
+        job = _job_record(ctx, cmd.name, params, command_id)
+        return Outcome(command_id=command_id, job=job, status=202)
+    table = TableDice(dice) if dice is not None else None
+    with rules_refusals():
+        decision = cmd.decide(ctx, state, params, table)
+        if table is not None:
+            table.ensure_all_used()
+    events = _append(ctx, decision, command_id=command_id, name=cmd.name, dice="table")
+    return Outcome(command_id=command_id, events=events, result=decision.result, status=201)
+
+
+def _append(
+    ctx: CommandContext,
+    decision: Decision,
+    *,
+    command_id: uuid.UUID,
+    name: str,
+    dice: str,
+    metadata: Mapping[str, Any] | None = None,
+) -> list[StoredEvent]:
+    if not decision.events:
+        return []
+    result = store.append(
+        ctx.campaign_id,
+        decision.events,
+        actor_id=ctx.actor_id,
+        job_id=ctx.job.pk if ctx.job else None,
+        metadata={"command": str(command_id), "command_name": name, **(metadata or {})},
+    )
+    return result.events
+
+
+def _job_record(
+    ctx: CommandContext, name: str, params: BaseModel, command_id: uuid.UUID
+) -> Job:
+    """The resolution job, numbered in the campaign: the caller holds the campaign lock, so
+    numbers are gap-free and unique."""
+    last = Job.objects.filter(campaign_id=ctx.campaign_id).aggregate(last=Max("ordinal"))["last"]
+    return Job.objects.create(
+        campaign_id=ctx.campaign_id,
+        ordinal=(last or 0) + 1,
+        kind=name,
+        params=params.model_dump(mode="json"),
+        command_id=command_id,
+        requested_by_id=ctx.actor_id,
+        requested_at=timezone.now(),
+    )
+
+
+def _record(
+    outcome: Outcome,
+    *,
+    cmd: Command[Any, Any],
+    ctx: CommandContext,
+    params: BaseModel,
+    dice: Sequence[int] | None,
+    idempotency_key: str | None,
+    request_print: str,
+) -> None:
+    CommandRecord.objects.create(
+        id=outcome.command_id,
+        campaign_id=ctx.campaign_id,
+        name=cmd.name,
+        params=params.model_dump(mode="json"),
+        dice_source=(
+            CommandRecord.DiceSource.TABLE
+            if dice is not None
+            else CommandRecord.DiceSource.SERVER
+            if outcome.job is not None
+            else CommandRecord.DiceSource.NONE
+        ),
+        table_dice=list(dice) if dice is not None else None,
+        actor_id=ctx.actor_id,
+        idempotency_key=idempotency_key,
+        fingerprint=request_print,
+        job_id=outcome.job.pk if outcome.job else None,
+        first_sequence=outcome.events[0].sequence if outcome.events else None,
+        last_sequence=outcome.events[-1].sequence if outcome.events else None,
+        response_status=outcome.status,
+        response_body=_jsonable(outcome.body),
+        recorded_at=timezone.now(),
+    )
+
+
+def _jsonable(body: Any) -> Any:
+    return json.loads(json.dumps(body, default=str)) if body is not None else None
+
+
+class rules_refusals:  # noqa: N801 - used as a context manager, reads as a phrase
+    """Turn the rules' refusals into command errors: a die that does not fit names its place in
+    ``dice``; any other :class:`rules.errors.RuleError` keeps its code and field (422)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if isinstance(exc, DiceError):
+            field_name = f"dice.{exc.index}" if exc.index is not None else "dice"
+            raise CommandError(exc.code, exc.message, field=field_name) from None
+        if isinstance(exc, RuleError):
+            raise RuleViolation(exc.code, exc.message, field=exc.field) from None
+        return False
+
+
+def run_job_command(job: Job) -> list[StoredEvent]:
+    """Run a job's command with the server's dice. The caller holds the job's row lock inside a
+    durable transaction; this takes the campaign lock, then loads, checks and decides again on
+    the state that holds now, so a job never appends a stale decision nor fails on a race."""
+    if not _server_dice:
+        raise RuntimeError("No server dice: the campaigns app was not loaded.")
+    cmd = get(job.kind)
+    params = parse_params(cmd, job.params)
+    store.lock_campaign(job.campaign_id)
+    ctx = CommandContext(
+        campaign_id=job.campaign_id, actor_id=job.requested_by_id, server_dice=True, job=job
+    )
+    dice = _server_dice[0](job.campaign_id, job.dice_namespace)
+    state = cmd.load(ctx, params)
+    with rules_refusals():
+        cmd.check(ctx, state, params)
+        decision = cmd.decide(ctx, state, params, dice)
+    return _append(
+        ctx,
+        decision,
+        command_id=job.command_id or job.pk,
+        name=cmd.name,
+        dice="server",
+        metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
+    )
