@@ -29,6 +29,7 @@ from rules.dice import DiceSource, Roll
 from rules.options import parse_options
 from rules.rulesets import Ruleset
 
+
 def dice_json(rolls: Sequence[Roll]) -> list[DieRoll]:
     """Rolls as they are stored in events: die, face, purpose, source and seeded counter."""
     return [
@@ -150,9 +151,7 @@ def battle_action(cls: type[BattleAction]) -> type[BattleAction]:
     """Register a battle action for each ruleset it belongs to, and as a command."""
     cls.name = f"battles.action.{cls.action}"
     # The command's parameters are the action's and the battle it is performed in.
-    cls.Params = create_model(
-        cls.Params.__name__, __base__=cls.Params, battle_id=(uuid.UUID, ...)
-    )
+    cls.Params = create_model(cls.Params.__name__, __base__=cls.Params, battle_id=(uuid.UUID, ...))
     commands.command(cls)
     performer = commands.get(cls.name)
     assert isinstance(performer, BattleAction)

@@ -19,10 +19,11 @@ client's ``Idempotency-Key`` replays the original response. See docs/adr/0010-co
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -86,9 +87,7 @@ class Decision:
     result: Any = None
 
     @classmethod
-    def of(
-        cls, payloads: Sequence[EventPayload], *, stream: str, result: Any = None
-    ) -> Decision:
+    def of(cls, payloads: Sequence[EventPayload], *, stream: str, result: Any = None) -> Decision:
         return cls([NewEvent.of(payload, stream=stream) for payload in payloads], result)
 
 
@@ -187,7 +186,9 @@ def parse_params(cmd: Command[Any, Any], params: Mapping[str, Any] | BaseModel) 
         raise InvalidInput.from_validation(exc, code=code) from None
 
 
-def fingerprint(name: str, params: BaseModel, dice: Sequence[int] | None, expected: int | None) -> str:
+def fingerprint(
+    name: str, params: BaseModel, dice: Sequence[int] | None, expected: int | None
+) -> str:
     """Identifies a request, so a key reused for a different one is caught."""
     body = {
         "command": name,
@@ -256,9 +257,7 @@ def run(
     except IntegrityError:
         # A campaign's first command (its creation) has no lock to wait on: two requests with
         # the same key meet at the record's unique index instead. The first one won.
-        earlier = (
-            _earlier(campaign_id, actor_id, idempotency_key) if idempotency_key else None
-        )
+        earlier = _earlier(campaign_id, actor_id, idempotency_key) if idempotency_key else None
         if earlier is None:
             raise
         return _replay(earlier, request_print)
@@ -353,9 +352,7 @@ def _append(
     return result.events
 
 
-def _job_record(
-    ctx: CommandContext, name: str, params: BaseModel, command_id: uuid.UUID
-) -> Job:
+def _job_record(ctx: CommandContext, name: str, params: BaseModel, command_id: uuid.UUID) -> Job:
     """The resolution job, numbered in the campaign: the caller holds the campaign lock, so
     numbers are gap-free and unique."""
     last = Job.objects.filter(campaign_id=ctx.campaign_id).aggregate(last=Max("ordinal"))["last"]
@@ -409,20 +406,17 @@ def _jsonable(body: Any) -> Any:
     return json.loads(json.dumps(body, default=str)) if body is not None else None
 
 
-class rules_refusals:  # noqa: N801 - used as a context manager, reads as a phrase
+@contextlib.contextmanager
+def rules_refusals() -> Iterator[None]:
     """Turn the rules' refusals into command errors: a die that does not fit names its place in
     ``dice``; any other :class:`rules.errors.RuleError` keeps its code and field (422)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
-        if isinstance(exc, DiceError):
-            field_name = f"dice.{exc.index}" if exc.index is not None else "dice"
-            raise CommandError(exc.code, exc.message, field=field_name) from None
-        if isinstance(exc, RuleError):
-            raise RuleViolation(exc.code, exc.message, field=exc.field) from None
-        return False
+    try:
+        yield
+    except DiceError as exc:
+        field_name = f"dice.{exc.index}" if exc.index is not None else "dice"
+        raise CommandError(exc.code, exc.message, field=field_name) from None
+    except RuleError as exc:
+        raise RuleViolation(exc.code, exc.message, field=exc.field) from None
 
 
 def run_job_command(job: Job) -> list[StoredEvent]:
