@@ -1,24 +1,28 @@
-"""Battle use cases: planning, committing units, starting, turns and ending. Validate, decide,
-append. Battle actions are in ``battles/actions.py``."""
+"""Battle lifecycle commands: planning, committing units, starting, turns and ending.
+Battle actions are in ``battles/actions.py``."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from pydantic import ValidationError
+from pydantic import Field
 
 from battles import events
+from battles.events import SideMission
 from battles.models import Battle, BattleSide, Participant
 from campaigns.models import Campaign
-from eventlog import store
-from eventlog.errors import CommandError, StateConflict
+from eventlog import commands, store
+from eventlog.commands import Command, CommandContext, Decision, Params
+from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.store import NewEvent, StoredEvent
 from rosters.models import Force, Unit
 from rosters.services import UNIT_BUSY_CHECKS
 from rosters.vocabulary import UnitKind, UnitStatus
+from rules.dice import DiceSource
 from rules.rulesets import Ruleset
 from rules.sg2.scales import Fatigue
 
@@ -30,15 +34,11 @@ def battle_stream(battle_id: Any) -> str:
 def append_to_battle(
     campaign_id: uuid.UUID, battle_id: Any, payloads: Sequence[Any], actor_id: int | None
 ) -> list[StoredEvent]:
-    """Append events to a battle's stream, refusing if someone else changed it meanwhile."""
+    """Legacy append helper, kept until every caller runs through the command runner."""
     stream = battle_stream(battle_id)
-    result = store.append(
-        campaign_id,
-        [NewEvent.of(payload, stream=stream) for payload in payloads],
-        expected_versions={stream: store.stream_version(campaign_id, stream)},
-        actor_id=actor_id,
-    )
-    return result.events
+    return store.append(
+        campaign_id, [NewEvent.of(p, stream=stream) for p in payloads], actor_id=actor_id
+    ).events
 
 
 def require_status(battle: Battle, *allowed: str, doing: str) -> None:
@@ -50,27 +50,47 @@ def require_status(battle: Battle, *allowed: str, doing: str) -> None:
         )
 
 
-def _invalid(exc: ValidationError, prefix: str = "") -> CommandError:
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return CommandError(
-        "battle.invalid", f"{where}: {first['msg']}" if where else first["msg"],
-        field=f"{prefix}{where}" if where else None,
-    )  # fmt: skip
+def _battle_of(ctx: CommandContext, battle_id: uuid.UUID) -> Battle:
+    battle = Battle.objects.filter(pk=battle_id, campaign_id=ctx.campaign_id).first()
+    if battle is None:
+        raise NotFound("battle.not_found", "No such battle.", field="battle_id")
+    return battle
 
 
-def battle_plan(
-    *,
-    campaign: Campaign,
-    name: str,
-    day: int,
-    sides: list[dict[str, Any]],
-    scenario: str = "",
-    attacker: str | None = None,
-    next_on_attacker_win: uuid.UUID | None = None,
-    next_on_defender_win: uuid.UUID | None = None,
-    actor: AbstractBaseUser,
-) -> Battle:
+class BattleParams(Params):
+    battle_id: uuid.UUID
+
+
+class _OnBattle(Command[Any, Battle]):
+    """A lifecycle step on an existing battle's stream: loads the battle under the lock."""
+
+    invalid_code = "battle.invalid"
+
+    def stream(self, ctx: CommandContext, params: Any) -> str:
+        return battle_stream(params.battle_id)
+
+    def load(self, ctx: CommandContext, params: Any) -> Battle:
+        return _battle_of(ctx, params.battle_id)
+
+
+class PlanParams(Params):
+    name: str = Field(min_length=1, max_length=200)
+    day: int = Field(ge=0)
+    scenario: str = ""
+    sides: list[SideMission] = Field(min_length=2, max_length=2)
+    attacker: str | None = None
+    next_on_attacker_win: uuid.UUID | None = None
+    next_on_defender_win: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class PlanState:
+    forces: frozenset[uuid.UUID]
+    battles: frozenset[uuid.UUID]
+
+
+@commands.command
+class BattlePlan(Command[PlanParams, PlanState]):
     """Plan a battle between two sides of the campaign.
 
     In a linear campaign a battle names the one that follows it (the same id for both
@@ -78,159 +98,218 @@ def battle_plan(
     that follows a defender's win. Plan a tree from its last battles back to its first, so the
     battles named already exist.
     """
-    battle_id = uuid.uuid4()
-    try:
-        payload = events.BattlePlanned(
-            battle_id=battle_id,
-            name=name,
-            scenario=scenario,
-            day=day,
-            sides=sides,
-            attacker=attacker,
-            next_on_attacker_win=next_on_attacker_win,
-            next_on_defender_win=next_on_defender_win,
+
+    name = "battles.plan"
+    Params = PlanParams
+    invalid_code = "battle.invalid"
+
+    def load(self, ctx: CommandContext, params: PlanParams) -> PlanState:
+        campaign = ctx.campaign_id
+        return PlanState(
+            forces=frozenset(
+                Force.objects.filter(campaign_id=campaign).values_list("id", flat=True)
+            ),
+            battles=frozenset(
+                Battle.objects.filter(campaign_id=campaign).values_list("id", flat=True)
+            ),
         )
-    except ValidationError as exc:
-        raise _invalid(exc) from None
-    side_names = [side.side for side in payload.sides]
-    if len(set(side_names)) != len(side_names):
-        raise CommandError("battle.same_side", "The two sides need different names.", "sides")
-    forces = set(Force.objects.filter(campaign_id=campaign.id).values_list("id", flat=True))
-    seen: set[uuid.UUID] = set()
-    for index, side in enumerate(payload.sides):
-        for force_id in side.force_ids:
-            if force_id not in forces:
-                raise CommandError(
-                    "battle.unknown_force",
-                    f"{side.side}: force {force_id} is not in this campaign.",
-                    field=f"sides.{index}.force_ids",
-                )
-            if force_id in seen:
-                raise CommandError(
-                    "battle.force_twice",
-                    "A force can fight on one side only.",
-                    field=f"sides.{index}.force_ids",
-                )
-            seen.add(force_id)
-        medical = set(side.medical_unit_ids)
-        if medical and Unit.objects.filter(
-            id__in=medical, force_id__in=side.force_ids
-        ).count() != len(medical):
+
+    def check(self, ctx: CommandContext, state: PlanState, params: PlanParams) -> None:
+        side_names = [side.side for side in params.sides]
+        if len(set(side_names)) != len(side_names):
+            raise CommandError("battle.same_side", "The two sides need different names.", "sides")
+        seen: set[uuid.UUID] = set()
+        for index, side in enumerate(params.sides):
+            _check_side(state, side, index, seen)
+        if params.attacker is not None and params.attacker not in side_names:
             raise CommandError(
-                "battle.unknown_medical_unit",
-                f"{side.side}: medical units must belong to the side's forces.",
-                field=f"sides.{index}.medical_unit_ids",
+                "battle.unknown_side",
+                f"The attacker must be one of {side_names}.",
+                field="attacker",
             )
-    if attacker is not None and attacker not in side_names:
+        _check_links(state, params)
+
+    def decide(
+        self, ctx: CommandContext, state: PlanState, params: PlanParams, dice: DiceSource | None
+    ) -> Decision:
+        battle_id = ctx.new_id("battle")
+        payload = events.BattlePlanned(battle_id=battle_id, **params.model_dump())
+        return Decision.of([payload], stream=battle_stream(battle_id), result=battle_id)
+
+
+def _check_side(state: PlanState, side: SideMission, index: int, seen: set[uuid.UUID]) -> None:
+    for force_id in side.force_ids:
+        if force_id not in state.forces:
+            raise CommandError(
+                "battle.unknown_force",
+                f"{side.side}: force {force_id} is not in this campaign.",
+                field=f"sides.{index}.force_ids",
+            )
+        if force_id in seen:
+            raise CommandError(
+                "battle.force_twice",
+                "A force can fight on one side only.",
+                field=f"sides.{index}.force_ids",
+            )
+        seen.add(force_id)
+    medical = set(side.medical_unit_ids)
+    if medical and Unit.objects.filter(id__in=medical, force_id__in=side.force_ids).count() != len(
+        medical
+    ):
         raise CommandError(
-            "battle.unknown_side", f"The attacker must be one of {side_names}.", field="attacker"
+            "battle.unknown_medical_unit",
+            f"{side.side}: medical units must belong to the side's forces.",
+            field=f"sides.{index}.medical_unit_ids",
         )
-    links = [b for b in (next_on_attacker_win, next_on_defender_win) if b is not None]
-    if links and attacker is None:
+
+
+def _check_links(state: PlanState, params: PlanParams) -> None:
+    links = {
+        "next_on_attacker_win": params.next_on_attacker_win,
+        "next_on_defender_win": params.next_on_defender_win,
+    }
+    if any(links.values()) and params.attacker is None:
         raise CommandError(
             "battle.attacker_required",
             "A battle that leads to others needs an attacker, to know which way the campaign goes.",
             field="attacker",
         )
-    for field, linked in (
-        ("next_on_attacker_win", next_on_attacker_win),
-        ("next_on_defender_win", next_on_defender_win),
-    ):
-        if (
-            linked is not None
-            and not Battle.objects.filter(campaign_id=campaign.id, id=linked).exists()
-        ):
+    for field_name, linked in links.items():
+        if linked is not None and linked not in state.battles:
             raise CommandError(
                 "battle.unknown_next",
                 "The battle named next is not planned in this campaign (plan it first).",
-                field=field,
+                field=field_name,
             )
-    append_to_battle(campaign.id, battle_id, [payload], actor.pk)
-    return Battle.objects.get(pk=battle_id)
 
 
-def battle_commit(
-    *, campaign: Campaign, battle: Battle, unit_ids: Sequence[uuid.UUID], actor: AbstractBaseUser
-) -> Battle:
+class CommitParams(BattleParams):
+    unit_ids: list[uuid.UUID]
+
+
+@commands.command
+class BattleCommit(_OnBattle):
     """Commit units to a planned battle. Each unit's fatigue sets the confidence it starts at
     (SG2 P.19): Fresh Confident, Tired Steady, Exhausted Shaken."""
-    require_status(battle, Battle.Status.PLANNED, Battle.Status.COMMITTED, doing="commit units")
-    if not unit_ids:
-        raise CommandError("battle.no_units", "Name the units to commit.", field="unit_ids")
-    sides = {s.side: s for s in BattleSide.objects.filter(battle_id=battle.id)}
-    side_of_force = {
-        uuid.UUID(str(force_id)): side.side
-        for side in sides.values()
-        for force_id in side.force_ids
-    }
-    already = set(Participant.objects.filter(battle_id=battle.id).values_list("unit_id", flat=True))
-    units = {u.id: u for u in Unit.objects.filter(campaign_id=campaign.id, id__in=unit_ids)}
-    committed = []
-    for index, unit_id in enumerate(unit_ids):
-        unit = units.get(unit_id)
-        field = f"unit_ids.{index}"
-        if unit is None or unit.force_id not in side_of_force:
-            raise CommandError(
-                "battle.unit_not_on_a_side",
-                "That unit is not in a force fighting this battle.",
-                field=field,
-            )
-        if UnitKind(unit.kind).is_formation:
-            raise CommandError(
-                "battle.formation",
-                f"{unit.name} is a {unit.kind}: commit its units.",
-                field=field,
-            )
-        if unit.status in (UnitStatus.DISBANDED, UnitStatus.WITHDRAWN):
-            raise StateConflict(
-                "battle.unit_unavailable",
-                f"{unit.name} is {unit.status} and cannot fight.",
-                field=field,
-            )
-        if unit.id in already:
-            raise StateConflict(
-                "battle.already_committed", f"{unit.name} is already committed.", field=field
-            )
-        already.add(unit.id)
-        side = sides[side_of_force[unit.force_id]]
-        start = (
-            Fatigue[unit.fatigue.upper()].starting_confidence.name.lower()
-            if campaign.ruleset == Ruleset.SG2 and unit.fatigue
-            else None
+
+    name = "battles.commit"
+    Params = CommitParams
+
+    def check(self, ctx: CommandContext, state: Battle, params: CommitParams) -> None:
+        require_status(state, Battle.Status.PLANNED, Battle.Status.COMMITTED, doing="commit units")
+        if not params.unit_ids:
+            raise CommandError("battle.no_units", "Name the units to commit.", field="unit_ids")
+
+    def decide(
+        self, ctx: CommandContext, state: Battle, params: CommitParams, dice: DiceSource | None
+    ) -> Decision:
+        battle = state
+        sides = {s.side: s for s in BattleSide.objects.filter(battle_id=battle.id)}
+        side_of_force = {
+            uuid.UUID(str(force_id)): side.side
+            for side in sides.values()
+            for force_id in side.force_ids
+        }
+        already = set(
+            Participant.objects.filter(battle_id=battle.id).values_list("unit_id", flat=True)
         )
-        committed.append(
-            events.CommittedUnit(
-                unit_id=unit.id,
-                side=side.side,
-                fatigue=unit.fatigue or None,
-                starting_confidence=start,
-                mission_motivation=side.mission["mission_motivation"],
+        units = {
+            u.id: u
+            for u in Unit.objects.filter(campaign_id=ctx.campaign_id, id__in=params.unit_ids)
+        }
+        ruleset = Campaign.objects.get(pk=ctx.campaign_id).ruleset
+        committed = []
+        for index, unit_id in enumerate(params.unit_ids):
+            unit = _committable(units.get(unit_id), side_of_force, already, f"unit_ids.{index}")
+            already.add(unit.id)
+            side = sides[side_of_force[unit.force_id]]
+            committed.append(
+                events.CommittedUnit(
+                    unit_id=unit.id,
+                    side=side.side,
+                    fatigue=unit.fatigue or None,
+                    starting_confidence=_starting_confidence(ruleset, unit.fatigue),
+                    mission_motivation=side.mission["mission_motivation"],
+                )
             )
-        )
-    payload = events.UnitsCommitted(battle_id=battle.id, units=committed)
-    append_to_battle(campaign.id, battle.id, [payload], actor.pk)
-    return Battle.objects.get(pk=battle.id)
+        payload = events.UnitsCommitted(battle_id=battle.id, units=committed)
+        return Decision.of([payload], stream=battle_stream(battle.id))
 
 
-def battle_start(*, campaign: Campaign, battle: Battle, actor: AbstractBaseUser) -> Battle:
-    require_status(battle, Battle.Status.COMMITTED, doing="start it")
-    fielded = set(Participant.objects.filter(battle_id=battle.id).values_list("side", flat=True))
-    empty = [s for s in BattleSide.objects.filter(battle_id=battle.id) if s.side not in fielded]
-    if empty:
+def _starting_confidence(ruleset: str, fatigue: str) -> str | None:
+    """SG2 P.19: a unit's fatigue sets the confidence it starts a battle at; FaD has none."""
+    if ruleset != Ruleset.SG2 or not fatigue:
+        return None
+    return Fatigue[fatigue.upper()].starting_confidence.name.lower()
+
+
+def _committable(
+    unit: Unit | None, side_of_force: dict[uuid.UUID, str], already: set[uuid.UUID], field: str
+) -> Unit:
+    if unit is None or unit.force_id not in side_of_force:
+        raise CommandError(
+            "battle.unit_not_on_a_side",
+            "That unit is not in a force fighting this battle.",
+            field=field,
+        )
+    if UnitKind(unit.kind).is_formation:
+        raise CommandError(
+            "battle.formation", f"{unit.name} is a {unit.kind}: commit its units.", field=field
+        )
+    if unit.status in (UnitStatus.DISBANDED, UnitStatus.WITHDRAWN):
         raise StateConflict(
-            "battle.side_without_units",
-            f"{empty[0].side} has no units committed yet.",
-            field="battle",
+            "battle.unit_unavailable",
+            f"{unit.name} is {unit.status} and cannot fight.",
+            field=field,
         )
-    append_to_battle(campaign.id, battle.id, [events.BattleStarted(battle_id=battle.id)], actor.pk)
-    return Battle.objects.get(pk=battle.id)
+    if unit.id in already:
+        raise StateConflict(
+            "battle.already_committed", f"{unit.name} is already committed.", field=field
+        )
+    return unit
 
 
-def turn_advance(*, campaign: Campaign, battle: Battle, actor: AbstractBaseUser) -> Battle:
-    require_status(battle, Battle.Status.IN_PROGRESS, doing="advance the turn")
-    payload = events.TurnAdvanced(battle_id=battle.id, turn=battle.turn + 1)
-    append_to_battle(campaign.id, battle.id, [payload], actor.pk)
-    return Battle.objects.get(pk=battle.id)
+@commands.command
+class BattleStart(_OnBattle):
+    """The battle begins: both sides need units committed."""
+
+    name = "battles.start"
+    Params = BattleParams
+
+    def check(self, ctx: CommandContext, state: Battle, params: BattleParams) -> None:
+        require_status(state, Battle.Status.COMMITTED, doing="start it")
+        fielded = set(Participant.objects.filter(battle_id=state.id).values_list("side", flat=True))
+        empty = [s for s in BattleSide.objects.filter(battle_id=state.id) if s.side not in fielded]
+        if empty:
+            raise StateConflict(
+                "battle.side_without_units",
+                f"{empty[0].side} has no units committed yet.",
+                field="battle",
+            )
+
+    def decide(
+        self, ctx: CommandContext, state: Battle, params: BattleParams, dice: DiceSource | None
+    ) -> Decision:
+        return Decision.of(
+            [events.BattleStarted(battle_id=state.id)], stream=battle_stream(state.id)
+        )
+
+
+@commands.command
+class TurnAdvance(_OnBattle):
+    """The next game turn begins."""
+
+    name = "battles.turn_advance"
+    Params = BattleParams
+
+    def check(self, ctx: CommandContext, state: Battle, params: BattleParams) -> None:
+        require_status(state, Battle.Status.IN_PROGRESS, doing="advance the turn")
+
+    def decide(
+        self, ctx: CommandContext, state: Battle, params: BattleParams, dice: DiceSource | None
+    ) -> Decision:
+        payload = events.TurnAdvanced(battle_id=state.id, turn=state.turn + 1)
+        return Decision.of([payload], stream=battle_stream(state.id))
 
 
 def next_battle(battle: Battle, winner: str) -> uuid.UUID | None:
@@ -248,58 +327,94 @@ def next_battle(battle: Battle, winner: str) -> uuid.UUID | None:
     return battle.next_on_defender_win
 
 
-def battle_end(
-    *,
-    campaign: Campaign,
-    battle: Battle,
-    winner: str,
-    objectives_met: Sequence[uuid.UUID] = (),
-    withdrawn: Sequence[uuid.UUID] = (),
-    routed: Sequence[uuid.UUID] = (),
-    surrendered: Sequence[uuid.UUID] = (),
-    actor: AbstractBaseUser,
-) -> Battle:
+OUTCOME_LISTS = ("objectives_met", "withdrawn", "routed", "surrendered")
+
+
+class EndParams(BattleParams):
+    winner: str = Field(max_length=100, description="A side, or 'draw'.")
+    objectives_met: list[uuid.UUID] = Field(default_factory=list)
+    withdrawn: list[uuid.UUID] = Field(default_factory=list)
+    routed: list[uuid.UUID] = Field(default_factory=list)
+    surrendered: list[uuid.UUID] = Field(default_factory=list)
+
+
+@commands.command
+class BattleEnd(_OnBattle):
     """End the battle with its outcome; the next battle follows from it."""
-    require_status(battle, Battle.Status.IN_PROGRESS, doing="end it")
-    sides = list(BattleSide.objects.filter(battle_id=battle.id).values_list("side", flat=True))
-    if winner != "draw" and winner not in sides:
-        raise CommandError(
-            "battle.unknown_side",
-            f"The winner is one of {', '.join(sides)}, or 'draw'.",
-            field="winner",
+
+    name = "battles.end"
+    Params = EndParams
+
+    def check(self, ctx: CommandContext, state: Battle, params: EndParams) -> None:
+        require_status(state, Battle.Status.IN_PROGRESS, doing="end it")
+        sides = list(BattleSide.objects.filter(battle_id=state.id).values_list("side", flat=True))
+        if params.winner != "draw" and params.winner not in sides:
+            raise CommandError(
+                "battle.unknown_side",
+                f"The winner is one of {', '.join(sides)}, or 'draw'.",
+                field="winner",
+            )
+        fighting = set(
+            Participant.objects.filter(battle_id=state.id).values_list("unit_id", flat=True)
         )
-    fighting = set(
-        Participant.objects.filter(battle_id=battle.id).values_list("unit_id", flat=True)
-    )
-    lists = {
-        "objectives_met": objectives_met,
-        "withdrawn": withdrawn,
-        "routed": routed,
-        "surrendered": surrendered,
-    }
-    for field, ids in lists.items():
-        for index, unit_id in enumerate(ids):
-            if unit_id not in fighting:
-                raise CommandError(
-                    "battle.not_a_participant",
-                    "That unit did not fight in this battle.",
-                    field=f"{field}.{index}",
-                )
-    gone = [u for field in ("withdrawn", "routed", "surrendered") for u in lists[field]]
-    if len(gone) != len(set(gone)):
-        raise CommandError(
-            "battle.two_fates",
-            "A unit can be withdrawn, routed or surrendered, not more than one.",
-            field="withdrawn",
+        for field_name in OUTCOME_LISTS:
+            for index, unit_id in enumerate(getattr(params, field_name)):
+                if unit_id not in fighting:
+                    raise CommandError(
+                        "battle.not_a_participant",
+                        "That unit did not fight in this battle.",
+                        field=f"{field_name}.{index}",
+                    )
+        gone = [*params.withdrawn, *params.routed, *params.surrendered]
+        if len(gone) != len(set(gone)):
+            raise CommandError(
+                "battle.two_fates",
+                "A unit can be withdrawn, routed or surrendered, not more than one.",
+                field="withdrawn",
+            )
+
+    def decide(
+        self, ctx: CommandContext, state: Battle, params: EndParams, dice: DiceSource | None
+    ) -> Decision:
+        payload = events.BattleEnded(
+            battle_id=state.id,
+            winner=params.winner,
+            next_battle_id=next_battle(state, params.winner),
+            **{name: list(getattr(params, name)) for name in OUTCOME_LISTS},
         )
-    payload = events.BattleEnded(
-        battle_id=battle.id,
-        winner=winner,
-        next_battle_id=next_battle(battle, winner),
-        **{field: list(ids) for field, ids in lists.items()},
-    )
-    append_to_battle(campaign.id, battle.id, [payload], actor.pk)
-    return Battle.objects.get(pk=battle.id)
+        return Decision.of([payload], stream=battle_stream(state.id))
+
+
+# The service functions: typed entry points for the pages, the demo and scripts.
+
+
+def _run(command: str, campaign: Campaign, actor: AbstractBaseUser, /, **params: Any) -> Battle:
+    outcome = commands.run(command, campaign_id=campaign.id, params=params, actor_id=actor.pk)
+    return Battle.objects.get(pk=outcome.result or params["battle_id"])
+
+
+def battle_plan(*, campaign: Campaign, actor: AbstractBaseUser, **plan: Any) -> Battle:
+    return _run(BattlePlan.name, campaign, actor, **plan)
+
+
+def battle_commit(
+    *, campaign: Campaign, battle: Battle, unit_ids: Sequence[uuid.UUID], actor: AbstractBaseUser
+) -> Battle:
+    return _run(BattleCommit.name, campaign, actor, battle_id=battle.id, unit_ids=list(unit_ids))
+
+
+def battle_start(*, campaign: Campaign, battle: Battle, actor: AbstractBaseUser) -> Battle:
+    return _run(BattleStart.name, campaign, actor, battle_id=battle.id)
+
+
+def turn_advance(*, campaign: Campaign, battle: Battle, actor: AbstractBaseUser) -> Battle:
+    return _run(TurnAdvance.name, campaign, actor, battle_id=battle.id)
+
+
+def battle_end(
+    *, campaign: Campaign, battle: Battle, winner: str, actor: AbstractBaseUser, **outcome: Any
+) -> Battle:
+    return _run(BattleEnd.name, campaign, actor, battle_id=battle.id, winner=winner, **outcome)
 
 
 def _fighting_a_battle(unit: Unit) -> str | None:

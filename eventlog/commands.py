@@ -62,8 +62,14 @@ class CommandContext:
 
     campaign_id: uuid.UUID
     actor_id: int | None
+    command_id: uuid.UUID = field(default_factory=uuid.uuid4)
     server_dice: bool = False
     job: Job | None = None
+
+    def new_id(self, label: str = "") -> uuid.UUID:
+        """An id for something the command creates, derived from the command's own id: running
+        the recorded command again creates the same ids."""
+        return uuid.uuid5(self.command_id, label)
 
     def jobs_in_flight(self, command: str) -> list[Job]:
         """This campaign's jobs of a command that are waiting or running, other than this one:
@@ -305,7 +311,7 @@ def _decide_and_append(
     dice: Sequence[int] | None,
     expected_version: int | None,
 ) -> Outcome:
-    command_id = uuid.uuid4()
+    command_id = ctx.command_id
     stream = cmd.stream(ctx, params)
     if expected_version is not None:
         found = store.stream_version(ctx.campaign_id, stream)
@@ -429,7 +435,11 @@ def run_job_command(job: Job) -> list[StoredEvent]:
     params = parse_params(cmd, job.params)
     store.lock_campaign(job.campaign_id)
     ctx = CommandContext(
-        campaign_id=job.campaign_id, actor_id=job.requested_by_id, server_dice=True, job=job
+        campaign_id=job.campaign_id,
+        actor_id=job.requested_by_id,
+        command_id=job.command_id or job.pk,
+        server_dice=True,
+        job=job,
     )
     dice = _server_dice[0](job.campaign_id, job.dice_namespace)
     state = cmd.load(ctx, params)
@@ -439,7 +449,7 @@ def run_job_command(job: Job) -> list[StoredEvent]:
     return _append(
         ctx,
         decision,
-        command_id=job.command_id or job.pk,
+        command_id=ctx.command_id,
         name=cmd.name,
         dice="server",
         metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},

@@ -57,10 +57,16 @@ class CampaignBattlesApi(APIView):
         require_umpire(user=request.user, campaign_id=campaign_id)
         body = PlanSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        battle = services.battle_plan(
-            campaign=Campaign.objects.get(pk=campaign_id), actor=request.user, **body.validated_data
+        return execute(
+            request,
+            services.BattlePlan.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=lambda outcome: (
+                status.HTTP_201_CREATED,
+                selectors.battle_detail(Battle.objects.get(pk=outcome.result)),
+            ),
         )
-        return Response(selectors.battle_detail(battle), status=status.HTTP_201_CREATED)
 
 
 class BattleDetailApi(APIView):
@@ -88,23 +94,31 @@ class BattleLifecycleApi(APIView):
     """Move a battle along: ``commit`` units, ``start``, next ``turn``, ``end``."""
 
     steps: dict[str, Any] = {
-        "commit": (CommitSerializer, services.battle_commit),
-        "start": (None, services.battle_start),
-        "turn": (None, services.turn_advance),
-        "end": (EndSerializer, services.battle_end),
+        "commit": (CommitSerializer, services.BattleCommit.name),
+        "start": (None, services.BattleStart.name),
+        "turn": (None, services.TurnAdvance.name),
+        "end": (EndSerializer, services.BattleEnd.name),
     }
 
     @extend_schema(request=dict, responses={200: dict})
     def post(self, request: Request, battle_id: uuid.UUID, step: str) -> Response:
         campaign, battle = _battle(request, battle_id, umpire=True)
-        serializer, service = self.steps[step]
+        serializer, command = self.steps[step]
         data: dict[str, Any] = {}
         if serializer is not None:
             body = serializer(data=request.data)
             body.is_valid(raise_exception=True)
-            data = body.validated_data
-        battle = service(campaign=campaign, battle=battle, actor=request.user, **data)
-        return Response(selectors.battle_detail(battle))
+            data = dict(body.validated_data)
+        return execute(
+            request,
+            command,
+            campaign_id=campaign.id,
+            params={**data, "battle_id": battle.id},
+            respond=lambda outcome: (
+                status.HTTP_200_OK,
+                selectors.battle_detail(Battle.objects.get(pk=battle.id)),
+            ),
+        )
 
 
 class BattleActionApi(APIView):
