@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import RuleError
-from rules.rulesets import Ruleset
+from rules.rulesets import Ruleset, RulesetDefinition, definition
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -313,35 +313,26 @@ def check_options(options: Any) -> None:
 # --- the public functions ------------------------------------------------------------------------
 
 
-def options_type(ruleset: Ruleset | str) -> type:
+def options_type(ruleset: Ruleset | RulesetDefinition | str) -> type:
     """The options dataclass of a ruleset."""
-    ruleset = _as_ruleset(ruleset)
-    # Imported here: the ruleset modules import this framework.
-    if ruleset is Ruleset.SG2:
-        from rules.sg2.options import SG2Options
-
-        return SG2Options
-    from rules.fad.options import FaDOptions
-
-    return FaDOptions
+    return _as_ruleset(ruleset).options_type
 
 
-def _as_ruleset(ruleset: Ruleset | str) -> Ruleset:
+def _as_ruleset(ruleset: Ruleset | RulesetDefinition | str) -> RulesetDefinition:
     try:
-        return Ruleset(ruleset)
-    except ValueError:
-        known = ", ".join(r.value for r in Ruleset)
-        raise RuleError(
-            "options.refused", f"Unknown ruleset {ruleset!r}: known rulesets are {known}."
-        ) from None
+        return definition(ruleset)
+    except RuleError as exc:
+        raise RuleError("options.refused", exc.message) from None
 
 
-def default_options(ruleset: Ruleset | str) -> Any:
+def default_options(ruleset: Ruleset | RulesetDefinition | str) -> Any:
     """The ruleset's options with every value at the book's default."""
     return options_type(ruleset)()
 
 
-def parse_options(ruleset: Ruleset | str, data: Mapping[str, object], *, base: Any = None) -> Any:
+def parse_options(
+    ruleset: Ruleset | RulesetDefinition | str, data: Mapping[str, object], *, base: Any = None
+) -> Any:
     """Options from JSON-like ``data``; keys left out keep their value in ``base`` (or the default).
 
     Unknown keys, wrong types, values out of range and choices not on the list are all refused
@@ -371,7 +362,7 @@ def options_to_dict(options: Any) -> dict[str, Any]:
     return {f.name: _json_value(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
-def options_schema(ruleset: Ruleset | str) -> dict[str, Any]:
+def options_schema(ruleset: Ruleset | RulesetDefinition | str) -> dict[str, Any]:
     """A JSON Schema (draft 2020-12) of the ruleset's options, with defaults and descriptions."""
     ruleset = _as_ruleset(ruleset)
     schema = _object_schema(options_type(ruleset), default_options(ruleset))

@@ -1,12 +1,28 @@
-"""The rulesets Muster can run a campaign under."""
+"""The rulesets Muster can run a campaign under, as objects the service asks.
+
+A :class:`RulesetDefinition` holds what a campaign's ruleset decides everywhere outside the
+rules' own procedures: its options (type and schema), its scales (the qualities a roster may give,
+the unit ratings it uses, how fatigue sets the confidence a unit starts a battle at) and its
+roster-file rules. The Django apps look a campaign's ruleset up by its code and ask it; they keep
+their own registries, keyed by the same code, for what only they can do (battle actions,
+after-action and between-battle steps). Registering a definition and those entries is all a new
+ruleset takes.
+
+:class:`Ruleset` names the two rulesets that ship with Muster (Stargrunt II and Fast and Dirty).
+"""
 
 from __future__ import annotations
 
 import enum
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rules.errors import RuleError
 
 
 class Ruleset(enum.StrEnum):
-    """A ruleset; the value is the short code stored with a campaign."""
+    """A built-in ruleset; the value is the short code stored with a campaign."""
 
     SG2 = "sg2"
     FAD = "fad"
@@ -21,3 +37,83 @@ _LABELS = {
     Ruleset.SG2: "Stargrunt II",
     Ruleset.FAD: "Fast and Dirty",
 }
+
+
+def no_starting_confidence(fatigue: str | None) -> str | None:
+    """For rulesets without a confidence ladder: a unit starts a battle with none."""
+    return None
+
+
+@dataclass(frozen=True)
+class RulesetDefinition:
+    """One ruleset as the service sees it.
+
+    ``qualities`` are the quality names a roster may give a unit, worst first. ``unit_ratings``
+    are the unit fields the ruleset rates units by besides quality (``leadership``, ``resolve``,
+    ...): a roster giving another ruleset's rating is refused. ``vehicle_armour`` says whether
+    roster vehicles carry armour dice. ``starting_confidence`` maps a unit's fatigue to the
+    confidence it starts a battle at.
+    """
+
+    code: str
+    label: str
+    options_type: type
+    qualities: tuple[str, ...]
+    unit_ratings: tuple[str, ...] = ()
+    vehicle_armour: bool = False
+    starting_confidence: Callable[[str | None], str | None] = field(
+        default=no_starting_confidence, compare=False
+    )
+
+    def __str__(self) -> str:
+        return self.code
+
+
+_DEFINITIONS: dict[str, RulesetDefinition] = {}
+_BUILT_IN_LOADED = threading.Event()
+
+
+def register(definition: RulesetDefinition) -> RulesetDefinition:
+    """Make a ruleset available to campaigns under its code."""
+    existing = _DEFINITIONS.get(definition.code)
+    if existing is not None and existing != definition:
+        raise RuleError(
+            "ruleset.duplicate",
+            f"A different ruleset is already registered as {definition.code!r}.",
+        )
+    _DEFINITIONS[definition.code] = definition
+    return definition
+
+
+def unregister(code: str) -> None:
+    """Withdraw a ruleset (for tests that register one of their own)."""
+    _DEFINITIONS.pop(code, None)
+
+
+def _load_built_in() -> None:
+    if not _BUILT_IN_LOADED.is_set():
+        # Imported here: the ruleset packages import this module.
+        import rules.fad.ruleset
+        import rules.sg2.ruleset  # noqa: F401
+
+        _BUILT_IN_LOADED.set()
+
+
+def definitions() -> list[RulesetDefinition]:
+    """Every ruleset a campaign can be created under, by code."""
+    _load_built_in()
+    return [_DEFINITIONS[code] for code in sorted(_DEFINITIONS)]
+
+
+def definition(code: str | Ruleset | RulesetDefinition) -> RulesetDefinition:
+    """The ruleset registered under ``code``, or a refusal that lists the known ones."""
+    if isinstance(code, RulesetDefinition):
+        return code
+    _load_built_in()
+    found = _DEFINITIONS.get(str(code))
+    if found is None:
+        known = ", ".join(sorted(_DEFINITIONS))
+        raise RuleError(
+            "ruleset.unknown", f"Unknown ruleset {str(code)!r}: known rulesets are {known}."
+        )
+    return found

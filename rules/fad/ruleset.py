@@ -1,0 +1,17 @@
+"""Fast and Dirty as a ruleset definition (FaD p.6 quality, p.13 resolve)."""
+
+from __future__ import annotations
+
+from rules.fad.options import FaDOptions
+from rules.fad.scales import Quality
+from rules.rulesets import Ruleset, RulesetDefinition, register
+
+FAD = register(
+    RulesetDefinition(
+        code=Ruleset.FAD.value,
+        label=Ruleset.FAD.label,
+        options_type=FaDOptions,
+        qualities=tuple(q.name.lower() for q in Quality),
+        unit_ratings=("resolve",),
+    )
+)
