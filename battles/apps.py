@@ -6,10 +6,9 @@ class BattlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        import battles.after_action  # noqa: F401
         from battles import (  # noqa: F401
             actions,
-            after_action_fad,
+            after_action,
             casualties,
             events,
             medical,

@@ -23,8 +23,7 @@ from rosters.models import Force, Unit
 from rosters.services import UNIT_BUSY_CHECKS
 from rosters.vocabulary import UnitKind, UnitStatus
 from rules.dice import DiceSource
-from rules.rulesets import Ruleset
-from rules.sg2.scales import Fatigue
+from rules.rulesets import definition
 
 
 def battle_stream(battle_id: Any) -> str:
@@ -217,7 +216,7 @@ class BattleCommit(_OnBattle):
             u.id: u
             for u in Unit.objects.filter(campaign_id=ctx.campaign_id, id__in=params.unit_ids)
         }
-        ruleset = Campaign.objects.get(pk=ctx.campaign_id).ruleset
+        ruleset = definition(Campaign.objects.get(pk=ctx.campaign_id).ruleset)
         committed = []
         for index, unit_id in enumerate(params.unit_ids):
             unit = _committable(units.get(unit_id), side_of_force, already, f"unit_ids.{index}")
@@ -228,19 +227,12 @@ class BattleCommit(_OnBattle):
                     unit_id=unit.id,
                     side=side.side,
                     fatigue=unit.fatigue or None,
-                    starting_confidence=_starting_confidence(ruleset, unit.fatigue),
+                    starting_confidence=ruleset.starting_confidence(unit.fatigue or None),
                     mission_motivation=side.mission["mission_motivation"],
                 )
             )
         payload = events.UnitsCommitted(battle_id=battle.id, units=committed)
         return Decision.of([payload], stream=battle_stream(battle.id))
-
-
-def _starting_confidence(ruleset: str, fatigue: str) -> str | None:
-    """SG2 P.19: a unit's fatigue sets the confidence it starts a battle at; FaD has none."""
-    if ruleset != Ruleset.SG2 or not fatigue:
-        return None
-    return Fatigue[fatigue.upper()].starting_confidence.name.lower()
 
 
 def _committable(

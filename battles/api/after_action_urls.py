@@ -11,12 +11,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles.after_action import after_action_resolve
+from battles.after_action import AfterAction
 from battles.api.views import _battle
-from eventlog.api.serializers import JobSerializer, command_outcome
+from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.serializers import JobSerializer
 
 
 class AfterActionSerializer(serializers.Serializer):
+    """The request body, for the schema: the command reads it."""
+
     dice = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
@@ -35,12 +38,13 @@ class BattleAfterActionApi(APIView):
     @extend_schema(request=AfterActionSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, battle_id: uuid.UUID) -> Response:
         campaign, battle = _battle(request, battle_id, umpire=True)
-        body = AfterActionSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = after_action_resolve(
-            campaign=campaign, battle=battle, dice=body.validated_data["dice"], actor=request.user
+        return execute(
+            request,
+            AfterAction.name,
+            campaign_id=campaign.id,
+            params=params_of(request.data, battle_id=battle.id),
+            dice=dice_of(request.data),
         )
-        return command_outcome(request, result)
 
 
 urlpatterns = [

@@ -10,10 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import after_action_fad
+from battles.after_action.fad_points import CampaignPointsSpend, campaign_points_view
+from battles.after_action.fad_reinforcements import ReinforcementsRoll
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire, visible_force_ids
-from eventlog.api.serializers import JobSerializer, command_outcome
+from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 from rosters.models import Force
 
@@ -43,10 +45,12 @@ class ForceCampaignPointsApi(APIView):
     @extend_schema(responses=dict)
     def get(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id)
-        return Response(after_action_fad.campaign_points_view(campaign_id=campaign.id, force=force))
+        return Response(campaign_points_view(campaign_id=campaign.id, force=force))
 
 
 class SpendSerializer(serializers.Serializer):
+    """The request body, for the schema: the command reads it."""
+
     purchases = serializers.ListField(
         child=serializers.DictField(),
         help_text="Items of the price list in order: {kind, target, detail}.",
@@ -59,18 +63,17 @@ class ForceCampaignPointsSpendApi(APIView):
     @extend_schema(request=SpendSerializer, responses={201: dict})
     def post(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id, umpire=True)
-        body = SpendSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = after_action_fad.campaign_points_spend(
-            campaign=campaign,
-            force=force,
-            purchases=body.validated_data["purchases"],
-            actor=request.user,
+        return execute(
+            request,
+            CampaignPointsSpend.name,
+            campaign_id=campaign.id,
+            params=params_of(request.data, force_id=force.id),
         )
-        return command_outcome(request, result)
 
 
 class ReinforcementsSerializer(serializers.Serializer):
+    """The request body, for the schema: the command reads it."""
+
     assignment = serializers.ListField(child=serializers.DictField(), default=list)
     new_squad_size = serializers.IntegerField(default=0)
     dice = serializers.ListField(
@@ -89,11 +92,10 @@ class ForceReinforcementsApi(APIView):
     @extend_schema(request=ReinforcementsSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id, umpire=True)
-        body = ReinforcementsSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
-        dice = data.pop("dice")
-        result = after_action_fad.reinforcements_roll(
-            campaign=campaign, force=force, params=data, dice=dice, actor=request.user
+        return execute(
+            request,
+            ReinforcementsRoll.name,
+            campaign_id=campaign.id,
+            params=params_of(request.data, force_id=force.id),
+            dice=dice_of(request.data),
         )
-        return command_outcome(request, result)

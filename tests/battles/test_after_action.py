@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from battles.models import Battle
-from eventlog import projections, store
+from eventlog import jobs, projections, store
 from rosters.models import Force, Trooper, Unit, UnitHistoryEntry, Vehicle
 from tests.factories import campaign_for
 
@@ -321,4 +321,22 @@ def test_the_server_rolls_in_a_job(setup, umpire_api):
     alpha.refresh_from_db()
     # A draw is 1 point (the digest's reading of P.60's silence).
     assert (alpha.experience_points, alpha.fatigue) == (1, "tired")
+    refused(umpire_api, campaign, url, {}, 409, "after_action.already_resolved")
+
+
+def test_one_resolution_at_a_time(setup, umpire_api, monkeypatch):
+    """While the server's resolution is on its way, another request for the battle, with or
+    without table dice, is refused; the job itself still runs."""
+    campaign, forces, alpha, red = setup
+    url = start(umpire_api, campaign, forces, [alpha, red], name="Hill 402", day=1)
+    end(umpire_api, url, winner="draw")
+    monkeypatch.setattr(jobs, "dispatch", lambda job_id: None)  # the worker is busy
+    response = umpire_api.post(f"{url}after-action/", {})
+    assert response.status_code == 202, response.json()
+    job_id = response.json()["id"]
+    assert response.json()["status"] == "pending"
+    refused(umpire_api, campaign, url, {}, 409, "after_action.already_requested")
+    refused(umpire_api, campaign, url, {"dice": []}, 409, "after_action.already_requested")
+    assert jobs.run_job(job_id).status == "succeeded"
+    assert umpire_api.get(url).json()["status"] == "resolved"
     refused(umpire_api, campaign, url, {}, 409, "after_action.already_resolved")

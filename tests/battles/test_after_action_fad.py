@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventlog import store
+from eventlog import jobs, store
 from rosters.models import Force, Trooper, Unit, UnitHistoryEntry, Vehicle
 from tests.battles.conftest import EXAMPLES
 from tests.battles.helpers import assert_rebuild_keeps_rows
@@ -551,3 +551,19 @@ def test_points_can_only_be_spent_once_awarded(umpire_api, campaign, forces, bat
         409,
         "reinforcements.not_due",
     )
+
+
+def test_the_server_rolls_the_reinforcement_pool_once(
+    umpire_api, campaign, forces, resolved, monkeypatch
+):
+    fed = forces["Federation"]
+    reinforce = f"/api/v1/forces/{fed.id}/reinforcements/"
+    monkeypatch.setattr(jobs, "dispatch", lambda job_id: None)  # the worker is busy
+    response = umpire_api.post(reinforce, {})
+    assert response.status_code == 202, response.json()
+    refused(umpire_api, campaign, "post", reinforce, {}, 409, "reinforcements.already_requested")
+    assert jobs.run_job(response.json()["id"]).status == "succeeded"
+    points = umpire_api.get(f"/api/v1/forces/{fed.id}/campaign-points/").json()
+    assert points["reinforcements_rolled"] is True
+    assert points["history"][-1]["type"] == "battles.FadReinforcementsRolled"
+    refused(umpire_api, campaign, "post", reinforce, {}, 409, "reinforcements.already_rolled")

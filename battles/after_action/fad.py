@@ -1,0 +1,351 @@
+"""Fast and Dirty after a battle: POST-BATTLE STEPS 1-4 and the campaign points (FaD p.64-66).
+
+:func:`fad_after_action`, the FaD resolver of ``POST /battles/{id}/after-action/``
+(:mod:`battles.after_action.command`), runs POST-BATTLE STEPS 1-4 for every unit that fought
+(infantry replacements, vehicle replacements, quality loss, resolve loss) and grants each force
+its campaign points (EXPERIENCE, 2 per reinforced platoon). Points are spent with
+:mod:`battles.after_action.fad_points`; the reinforcement pool is rolled with
+:mod:`battles.after_action.fad_reinforcements`.
+
+Dice are used in a fixed order, so table dice can be entered in one list: force by force in the
+order the after-action framework lists the units (side by side, then roster order): step 1 for
+each unit that lost figures, step 2 for each vehicle named damaged, destroyed or abandoned, step
+3 for each unit that must roll, step 4 for each unit that suffered losses or damage.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.actions import dice_json
+from battles.after_action.context import AfterActionContext, register_after_action
+from battles.after_action.fad_events import (
+    LOSSES_RECORDED,
+    CampaignPointsAwarded,
+    EnlistedTrooper,
+    InfantryReplacementsRolled,
+    LostTrooper,
+    QualityLossRolled,
+    ResolveLossRolled,
+    VehicleReplacementRolled,
+)
+from battles.after_action.fad_roster import (
+    PointsLedger,
+    initial_strength,
+    newcomers,
+    present,
+    quality_of,
+    reinforced_platoons,
+    resolve_locked,
+    resolve_of,
+)
+from battles.models import Participant
+from battles.services import battle_stream
+from eventlog import store
+from eventlog.catalogue import EventPayload
+from eventlog.errors import RuleViolation
+from rosters.models import Force, Trooper, Unit
+from rosters.vocabulary import UnitKind, VehicleState
+from rules.dice import DiceSource
+from rules.fad import points as points_rules
+from rules.fad import replacements as rules
+from rules.rulesets import Ruleset
+
+# How a vehicle's FaD condition stands on the roster, whose states come from SG2's damage chart:
+# a FaD "damaged" vehicle is out of action until repaired, which the roster calls disabled.
+ROSTER_STATE = {
+    rules.VehicleCondition.OPERATIONAL: VehicleState.OPERATIONAL,
+    rules.VehicleCondition.DAMAGED: VehicleState.DISABLED,
+    rules.VehicleCondition.DESTROYED: VehicleState.DESTROYED,
+}
+_ROUTED = (Participant.Status.ROUTED, Participant.Status.SURRENDERED)
+
+
+@dataclass
+class _Battle:
+    """The losses the umpire named in the battle, by unit id, and the troopers who joined
+    units after the campaign began."""
+
+    figures: dict[str, list[dict[str, Any]]]
+    vehicles: dict[str, list[dict[str, Any]]]
+    newcomers: set[uuid.UUID]
+
+    @classmethod
+    def load(cls, ctx: AfterActionContext) -> _Battle:
+        figures: dict[str, list[dict[str, Any]]] = {}
+        vehicles: dict[str, list[dict[str, Any]]] = {}
+        stream = battle_stream(ctx.battle.id)
+        for event in store.read(ctx.campaign.id, stream=stream, types=[LOSSES_RECORDED]):
+            p = event.payload
+            figures.setdefault(p["unit_id"], []).extend(p["troopers"])
+            vehicles.setdefault(p["unit_id"], []).extend(p["vehicles"])
+        return cls(figures=figures, vehicles=vehicles, newcomers=newcomers(ctx.campaign.id))
+
+
+@dataclass
+class _Steps:
+    """What one force's steps pass on: replacements received, strength after the battle and
+    initial strength by unit, and the units whose vehicles were hit."""
+
+    replaced: dict[uuid.UUID, int] = field(default_factory=dict)
+    strength_after: dict[uuid.UUID, int] = field(default_factory=dict)
+    initial: dict[uuid.UUID, int] = field(default_factory=dict)
+    damaged_units: set[uuid.UUID] = field(default_factory=set)
+
+
+def check_fad_after_action(ctx: AfterActionContext) -> None:
+    """Refuse options the FaD steps do not implement, before any die is rolled."""
+    if ctx.options.campaign_wounded_at_end != "count_as_losses":
+        raise RuleViolation(
+            "after_action.unsupported_option",
+            "Only campaign_wounded_at_end = count_as_losses is supported for FaD so far.",
+            field="campaign_wounded_at_end",
+        )
+
+
+def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPayload]:
+    """FaD p.66 POST-BATTLE STEPS 1-4 for every unit that fought, and the campaign points.
+
+    Force by force, in the order the battle lists them (side by side, then roster order): step
+    1, infantry replacements, one d6 per unit that lost figures; step 2, vehicle replacements,
+    one d6 per damaged, destroyed or abandoned vehicle; step 3, quality loss, one d6 per unit
+    that received at least half its strength in replacements; step 4, resolve loss, one d6 per
+    unit that suffered losses or damage; then the force's campaign points (2 per reinforced
+    platoon). Losses are those named with the ``fad_losses`` action; wounded figures count as
+    losses (option ``campaign_wounded_at_end``, default) and leave the platoon.
+    """
+    battle = _Battle.load(ctx)
+    out: list[EventPayload] = []
+    for force, participants in _forces(ctx):
+        steps = _Steps()
+        units = [ctx.units[p.unit_id] for p in participants]
+        for participant, unit in zip(participants, units, strict=True):
+            out.extend(_infantry_step(ctx, battle, participant, unit, steps, dice))
+        for unit in units:
+            out.extend(_vehicle_step(ctx, battle, unit, steps, dice))
+        for unit in units:
+            out.extend(_quality_step(ctx, unit, steps, dice))
+        for unit in units:
+            out.extend(_resolve_step(ctx, battle, unit, steps, dice))
+        out.append(_points_awarded(ctx, force))
+    return out
+
+
+def _forces(ctx: AfterActionContext) -> list[tuple[Force, list[Participant]]]:
+    """The forces that fought, with their units in the battle's order; forces that fought with
+    no unit committed still earn their points."""
+    by_force: dict[uuid.UUID, list[Participant]] = {}
+    for participant in ctx.participants:
+        by_force.setdefault(ctx.units[participant.unit_id].force_id, []).append(participant)
+    for side in ctx.sides.values():
+        for force_id in side.force_ids:
+            by_force.setdefault(uuid.UUID(str(force_id)), [])
+    forces = {f.id: f for f in Force.objects.filter(id__in=list(by_force))}
+    return [(forces[force_id], participants) for force_id, participants in by_force.items()]
+
+
+def _infantry_step(
+    ctx: AfterActionContext,
+    battle: _Battle,
+    participant: Participant,
+    unit: Unit,
+    steps: _Steps,
+    dice: DiceSource,
+) -> list[EventPayload]:
+    """Step 1, INFANTRY REPLACEMENTS: d6 1-2 none, 3-4 half rounded up (a lone figure is not
+    returned), 5-6 full strength (FaD p.66)."""
+    options = ctx.options
+    troopers = ctx.troopers[unit.id]
+    routed = participant.status in _ROUTED
+    lost, start = _losses(ctx, battle, unit, routed=routed)
+    initial = steps.initial[unit.id] = initial_strength(unit, troopers, battle.newcomers)
+    if not start:
+        return []
+    outcome = rules.infantry_replacements(
+        dice=dice,
+        losses=rules.losses_for_replacement(
+            casualties=len(lost),
+            strength_at_battle_start=start,
+            routed_or_surrendered=routed,
+            campaign_routed_unit_fate=options.campaign_routed_unit_fate,
+        ),
+        lone_figure=initial == 1,
+    )
+    steps.replaced[unit.id] = outcome.replaced
+    steps.strength_after[unit.id] = start - len(lost)
+    if not lost:
+        return []
+    by_id = {t.id: t for t in troopers}
+    templates = [by_id[x.trooper_id] for x in lost]
+    order = max((t.order for t in troopers), default=-1) + 1
+    return [
+        InfantryReplacementsRolled(
+            battle_id=ctx.battle.id,
+            unit_id=unit.id,
+            lost=lost,
+            losses=outcome.losses,
+            strength_before=start,
+            initial_strength=initial,
+            lone_figure=initial == 1,
+            row=outcome.row.value if outcome.row else None,
+            replaced=outcome.replaced,
+            enlisted=[
+                _replacement(ctx, unit, templates[n % len(templates)], order, n)
+                for n in range(outcome.replaced)
+            ],
+            dice=dice_json(outcome.rolls),
+        )
+    ]
+
+
+def _losses(
+    ctx: AfterActionContext, battle: _Battle, unit: Unit, *, routed: bool
+) -> tuple[list[LostTrooper], int]:
+    """The unit's lost figures and its strength when the battle began."""
+    lost = [
+        LostTrooper(trooper_id=f["trooper_id"], fate=f["result"])
+        for f in battle.figures.get(str(unit.id), [])
+    ]
+    wounded = {uuid.UUID(str(x.trooper_id)) for x in lost if x.fate == "wounded"}
+    # Wounded figures are still on the roster as wounded; they were on the table.
+    on_table = [t for t in present(ctx.troopers[unit.id]) if t.id not in wounded]
+    start = len(on_table) + len(lost)
+    if routed and ctx.options.campaign_routed_unit_fate == "counts_as_eliminated":
+        lost += [LostTrooper(trooper_id=t.id, fate="eliminated") for t in on_table]
+    return lost, start
+
+
+def _replacement(
+    ctx: AfterActionContext, unit: Unit, template: Trooper, order: int, n: int
+) -> EnlistedTrooper:
+    """The ``n``-th replacement of a unit, armed like the figure he replaces."""
+    return EnlistedTrooper(
+        # Named after the battle and the unit, so a job run again enlists the same trooper.
+        trooper_id=uuid.uuid5(ctx.battle.id, f"{unit.id}:{n}"),
+        order=order + n,
+        name=f"Replacement for {template.name}",
+        role=template.role,
+        weapon=template.weapon,
+        armour=template.armour,
+        armour_die=template.armour_die,
+        power_armour=template.power_armour,
+        specialism=template.specialism,
+    )
+
+
+def _vehicle_step(
+    ctx: AfterActionContext, battle: _Battle, unit: Unit, steps: _Steps, dice: DiceSource
+) -> list[EventPayload]:
+    """Step 2, VEHICLE REPLACEMENTS: d6 per vehicle hit; 1-2 neither, 3-4 a damaged vehicle is
+    repaired, 5-6 repaired or replaced (FaD p.66)."""
+    out: list[EventPayload] = []
+    for hit in battle.vehicles.get(str(unit.id), []):
+        steps.damaged_units.add(unit.id)
+        fate = rules.vehicle_replacement(
+            dice=dice,
+            condition=rules.VehicleCondition(hit["condition"]),
+            campaign_abandoned_vehicle_fate=ctx.options.campaign_abandoned_vehicle_fate,
+        )
+        vehicle = next(v for v in ctx.vehicles[unit.id] if str(v.id) == hit["vehicle_id"])
+        out.append(
+            VehicleReplacementRolled(
+                battle_id=ctx.battle.id,
+                unit_id=unit.id,
+                vehicle_id=vehicle.id,
+                condition=hit["condition"],
+                rolled_as=fate.before.value,
+                fate=fate.fate.value,
+                state_before=VehicleState(vehicle.state),
+                state_after=ROSTER_STATE[fate.after],
+                dice=dice_json(fate.rolls),
+            )
+        )
+    return out
+
+
+def _quality_step(
+    ctx: AfterActionContext, unit: Unit, steps: _Steps, dice: DiceSource
+) -> list[EventPayload]:
+    """Step 3, QUALITY LOSS: a unit that took at least half its strength in replacements rolls
+    d6, 1-2 it loses a level (FaD p.66)."""
+    options = ctx.options
+    quality = quality_of(unit)
+    initial = steps.initial.get(unit.id)
+    if quality is None or not initial:
+        return []
+    replaced = steps.replaced.get(unit.id, 0)
+    outcome = rules.quality_loss(
+        dice=dice,
+        quality=quality,
+        replacements_received=replaced,
+        initial_strength=initial,
+        strength_after_battle=steps.strength_after.get(unit.id, initial),
+        is_vehicle=unit.kind == UnitKind.VEHICLE_CREW,
+        campaign_half_strength_basis=options.campaign_half_strength_basis,
+        campaign_quality_loss_vehicles=options.campaign_quality_loss_vehicles,
+    )
+    if not outcome.rolled:
+        return []
+    by_initial = options.campaign_half_strength_basis == "initial_strength"
+    return [
+        QualityLossRolled(
+            battle_id=ctx.battle.id,
+            unit_id=unit.id,
+            replacements=replaced,
+            measured_against=initial if by_initial else steps.strength_after.get(unit.id, 0),
+            quality_before=outcome.before.name.lower(),
+            quality_after=outcome.after.name.lower(),
+            dice=dice_json(outcome.rolls),
+        )
+    ]
+
+
+def _resolve_step(
+    ctx: AfterActionContext, battle: _Battle, unit: Unit, steps: _Steps, dice: DiceSource
+) -> list[EventPayload]:
+    """Step 4, RESOLVE LOSS: a unit that suffered losses or damage rolls d6, 1-2 down a level,
+    3-4 no change, 5-6 up a level (FaD p.66)."""
+    resolve = resolve_of(unit)
+    if resolve is None:
+        return []
+    outcome = rules.resolve_change(
+        dice=dice,
+        resolve=resolve,
+        suffered_losses=bool(battle.figures.get(str(unit.id))) or unit.id in steps.damaged_units,
+        resolve_locked=resolve_locked(unit),
+        campaign_locked_resolve_skips_roll=ctx.options.campaign_locked_resolve_skips_roll,
+    )
+    if not outcome.rolled:
+        return []
+    return [
+        ResolveLossRolled(
+            battle_id=ctx.battle.id,
+            unit_id=unit.id,
+            resolve_before=outcome.before.name.lower(),
+            resolve_after=outcome.after.name.lower(),
+            dice=dice_json(outcome.rolls),
+        )
+    ]
+
+
+def _points_awarded(ctx: AfterActionContext, force: Force) -> CampaignPointsAwarded:
+    """EXPERIENCE: 2 campaign points per reinforced platoon; without banking, points left from
+    before lapse (FaD p.66)."""
+    options = ctx.options
+    platoons = reinforced_platoons(force, options.campaign_reinforced_platoon_count)
+    awarded = points_rules.campaign_points_awarded(reinforced_platoons=platoons)
+    before = PointsLedger.load(ctx.campaign.id, force.id).balance
+    banked = before if options.campaign_cp_banking else 0
+    return CampaignPointsAwarded(
+        force_id=force.id,
+        battle_id=ctx.battle.id,
+        reinforced_platoons=platoons,
+        points=awarded,
+        lapsed=before - banked,
+        balance=banked + awarded,
+    )
+
+
+register_after_action(Ruleset.FAD, fad_after_action, check=check_fad_after_action)

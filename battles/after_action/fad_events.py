@@ -1,0 +1,194 @@
+"""Event types of Fast and Dirty after a battle (FaD p.64-66): the losses the umpire names, the
+post-battle steps, campaign points and the reinforcement pool."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from campaigns.events import DieRoll
+from eventlog.catalogue import EventPayload, event_type
+from rosters.vocabulary import TrooperStatus, VehicleState
+from rules.fad import points as points_rules
+
+LOSSES_RECORDED = "battles.FadLossesRecorded"
+INFANTRY_REPLACED = "battles.FadInfantryReplacementsRolled"
+VEHICLE_REPLACED = "battles.FadVehicleReplacementRolled"
+QUALITY_LOSS = "battles.FadQualityLossRolled"
+RESOLVE_LOSS = "battles.FadResolveLossRolled"
+POINTS_AWARDED = "battles.FadCampaignPointsAwarded"
+POINTS_SPENT = "battles.FadCampaignPointsSpent"
+REINFORCEMENTS_ROLLED = "battles.FadReinforcementsRolled"
+LossFate = Literal["killed", "wounded", "eliminated"]
+
+
+class LostFigure(EventPayload):
+    trooper_id: uuid.UUID
+    result: Literal["killed", "wounded"]
+    status_before: TrooperStatus
+
+
+class DamagedVehicle(EventPayload):
+    vehicle_id: uuid.UUID
+    condition: Literal["damaged", "destroyed", "abandoned"]
+    state_before: VehicleState
+
+
+@event_type(LOSSES_RECORDED, stream="battle")
+class FadLossesRecorded(EventPayload):
+    """The umpire recorded a unit's losses in a Fast and Dirty battle: figures killed or
+    wounded (p.19-20, p.35) and vehicles damaged, destroyed or abandoned (p.13, p.27)."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    turn: int = Field(ge=0)
+    troopers: list[LostFigure] = Field(default_factory=list)
+    vehicles: list[DamagedVehicle] = Field(default_factory=list)
+
+
+class LostTrooper(EventPayload):
+    trooper_id: uuid.UUID
+    fate: LossFate
+
+
+class EnlistedTrooper(EventPayload):
+    """A replacement who joined the unit, armed like the figure he replaces."""
+
+    trooper_id: uuid.UUID
+    order: int = Field(ge=0)
+    name: str
+    role: str
+    weapon: str = ""
+    armour: str = ""
+    armour_die: int | None = None
+    power_armour: bool = False
+    specialism: str = ""
+
+
+@event_type(INFANTRY_REPLACED, stream="battle")
+class InfantryReplacementsRolled(EventPayload):
+    """A unit's losses in a battle and how many were replaced (FaD p.66 INFANTRY REPLACEMENTS:
+    d6 1-2 none, 3-4 half rounded up, a lone figure not returned, 5-6 full strength). The
+    replacements join the unit with this event."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    lost: list[LostTrooper]
+    losses: int = Field(ge=0, description="Losses the table reads (a routed unit may count more).")
+    strength_before: int = Field(ge=0)
+    initial_strength: int = Field(ge=0)
+    lone_figure: bool
+    row: Literal["none", "half", "full"] | None = Field(description="None: no losses, no roll.")
+    replaced: int = Field(ge=0)
+    enlisted: list[EnlistedTrooper] = Field(default_factory=list)
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type(VEHICLE_REPLACED, stream="battle")
+class VehicleReplacementRolled(EventPayload):
+    """Whether a damaged vehicle was repaired or a destroyed one replaced (FaD p.66)."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    vehicle_id: uuid.UUID
+    condition: Literal["damaged", "destroyed", "abandoned"]
+    rolled_as: Literal["damaged", "destroyed"]
+    fate: Literal["not_repaired", "not_replaced", "repaired", "replaced"]
+    state_before: VehicleState
+    state_after: VehicleState
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type(QUALITY_LOSS, stream="battle")
+class QualityLossRolled(EventPayload):
+    """A unit that took at least half its strength in replacements rolled d6: 1-2 it lost a
+    level of quality (FaD p.66 QUALITY LOSS)."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    replacements: int = Field(ge=0)
+    measured_against: int = Field(ge=0)
+    quality_before: str
+    quality_after: str
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type(RESOLVE_LOSS, stream="battle")
+class ResolveLossRolled(EventPayload):
+    """A unit that suffered losses or damage rolled d6: 1-2 resolve down a level, 3-4 no
+    change, 5-6 up a level (FaD p.66 RESOLVE LOSS)."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    resolve_before: str
+    resolve_after: str
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type(POINTS_AWARDED, stream="battle")
+class CampaignPointsAwarded(EventPayload):
+    """A force received its campaign points after a battle: 2 per reinforced platoon (FaD p.66
+    EXPERIENCE). Without banking, points left from before lapse."""
+
+    force_id: uuid.UUID
+    battle_id: uuid.UUID
+    reinforced_platoons: int = Field(ge=0)
+    points: int = Field(ge=0)
+    lapsed: int = Field(ge=0, description="Unspent points from before that were lost.")
+    balance: int = Field(ge=0, description="Points to spend now.")
+
+
+class PurchaseRecord(EventPayload):
+    """One item bought, and what it changed."""
+
+    kind: points_rules.PurchaseKind
+    target: str = ""
+    detail: str = ""
+    cost: int = Field(ge=1)
+    before: str | None = None
+    after: str | None = None
+    trooper_id: uuid.UUID | None = Field(default=None, description="The lone figure returned.")
+
+
+@event_type(POINTS_SPENT, stream="force")
+class CampaignPointsSpent(EventPayload):
+    """A force spent campaign points on the price list (FaD p.66 EXPERIENCE)."""
+
+    force_id: uuid.UUID
+    battle_id: uuid.UUID
+    purchases: list[PurchaseRecord]
+    budget: int = Field(ge=0)
+    spent: int = Field(ge=0)
+    lost: int = Field(ge=0, description="Unspent points lost (no banking).")
+    balance: int = Field(ge=0, description="Points kept for later (banking).")
+
+
+class ReinforcedUnit(EventPayload):
+    unit_id: uuid.UUID
+    trooper_ids: list[uuid.UUID]
+
+
+class NewSquadRecord(EventPayload):
+    unit_id: uuid.UUID
+    size: int = Field(ge=5, le=8)
+    quality: str
+    resolve: str
+    squad_leader_experience: str
+    trooper_ids: list[uuid.UUID]
+
+
+@event_type(REINFORCEMENTS_ROLLED, stream="force")
+class ReinforcementsRolled(EventPayload):
+    """A force rolled its reinforcement pool, 2d6 plus a d6 per point spent on one, and placed
+    the troopers (FaD p.66 REINFORCEMENTS); a new squad, if formed, was raised just before."""
+
+    force_id: uuid.UUID
+    battle_id: uuid.UUID
+    extra_dice: int = Field(ge=0)
+    pool: int = Field(ge=0)
+    units: list[ReinforcedUnit] = Field(default_factory=list)
+    new_squad: NewSquadRecord | None = None
+    unused: int = Field(ge=0)
+    dice: list[DieRoll] = Field(default_factory=list)

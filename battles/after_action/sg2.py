@@ -1,0 +1,324 @@
+"""The Stargrunt II after-action resolution (SG2 P.60-61; digest §6.7).
+
+After a battle the umpire resolves what it did to the units that fought: quality points and
+rises, the fatigue drop, the withdrawal test of units that fought Exhausted, the recovery rolls
+of the injured, and the repair of damaged vehicles.
+"""
+
+from __future__ import annotations
+
+from battles.actions import dice_json
+from battles.after_action.context import AfterActionContext, register_after_action
+from battles.after_action.events import (
+    CasualtiesRecovered,
+    QualityPointsAwarded,
+    Recovery,
+    Repair,
+    UnitFatigueDropped,
+    VehiclesRecovered,
+    WithdrawalTested,
+)
+from battles.models import Participant
+from eventlog.catalogue import EventPayload
+from rosters.models import Trooper, Unit
+from rosters.vocabulary import TrooperRole, TrooperStatus, UnitStatus, VehicleState
+from rules.dice import DiceSource, Roll
+from rules.rulesets import Ruleset
+from rules.sg2.campaign import Location
+from rules.sg2.casualties import Figure, FigureRole, FigureState
+from rules.sg2.experience import apply_quality_points, quality_points_for_battle
+from rules.sg2.medical import treat_casualty
+from rules.sg2.options import RecoveredCasualties, VehicleRecovery
+from rules.sg2.recovery import (
+    exhausted_withdrawal_test,
+    fatigue_after_battle,
+    injured_trooper_recovery,
+    vehicle_repair,
+)
+from rules.sg2.scales import Fatigue, Quality
+from rules.sg2.vehicles import VehicleDamage
+
+# Where a unit repairs and rests, by its place between battles (P.61). A safe area is taken to
+# have the rear area's engineering facilities, as the rest-and-recovery step does.
+LOCATION_OF = {
+    UnitStatus.SAFE_AREA: Location.REAR_AREA,
+    UnitStatus.WITHDRAWN: Location.REAR_AREA,
+    UnitStatus.IN_THE_FIELD: Location.FIELD,
+    UnitStatus.IN_THE_LINE: Location.FIELD,
+}
+
+INJURED = (TrooperStatus.WOUNDED, TrooperStatus.STABILISED, TrooperStatus.CASEVACED)
+REPAIRABLE = (VehicleState.IMMOBILISED, VehicleState.SYSTEMS_DAMAGED, VehicleState.DISABLED)
+
+
+def _fatigue(value: str) -> Fatigue | None:
+    return Fatigue[value.upper()] if value else None
+
+
+def _name(value: Fatigue | None) -> str | None:
+    return value.name.lower() if value is not None else None
+
+
+def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPayload]:
+    """The Stargrunt II steps in the digest's order (§6.7; SG2 P.60-61), unit by unit:
+
+    1. quality points (win 3, loss 1, draw 1, +1 own objective; options) and the rise they buy,
+       before any replacements (P.60);
+    2. the fatigue drop of every unit that fought; its R&R count restarts (P.61);
+    3. the withdrawal test of units that fought Exhausted (P.61): one D6 each;
+    4. the injured: untreated casualties first get a field treatment roll if
+       ``post_battle_treat_untreated`` (P.39), then one recovery D6 each (P.61);
+    5. damaged vehicles: the side that recovers them (``vehicle_recovery``) queues them for
+       repair from the battle's day; disabled ones only in a rear area (P.61).
+
+    Dice, in order: per unit in roster order, the withdrawal die, then per injured trooper his
+    treatment die (if due) and his recovery die.
+    """
+    battle_id = ctx.battle.id
+    out: list[EventPayload] = []
+    for participant in ctx.participants:
+        unit = ctx.units[participant.unit_id]
+        out.append(_quality_points(ctx, participant, unit))
+        out.append(_fatigue_drop(ctx, participant, unit))
+        withdrawal = _withdrawal_test(ctx, participant, unit, dice)
+        if withdrawal is not None:
+            out.append(withdrawal)
+        recoveries = _recover_injured(ctx, unit, dice)
+        if recoveries:
+            out.append(
+                CasualtiesRecovered(
+                    battle_id=battle_id,
+                    unit_id=unit.id,
+                    troopers=recoveries,
+                    dice=[d for r in recoveries for d in r.dice],
+                )
+            )
+        repairs = _recover_vehicles(ctx, participant, unit)
+        if repairs:
+            out.append(VehiclesRecovered(battle_id=battle_id, unit_id=unit.id, vehicles=repairs))
+    return out
+
+
+def _quality_points(
+    ctx: AfterActionContext, participant: Participant, unit: Unit
+) -> QualityPointsAwarded:
+    """Step 1: the unit's quality points for the battle and the rise they buy (P.60)."""
+    options = ctx.options
+    result = ctx.result_for(participant)
+    gained = quality_points_for_battle(
+        result=result,
+        own_objective_achieved=participant.objective_met,
+        quality_points_win=options.quality_points_win,
+        quality_points_lose=options.quality_points_lose,
+        quality_points_draw=options.quality_points_draw,
+        quality_points_objective_bonus=options.quality_points_objective_bonus,
+        quality_points_objective_bonus_for_winners=(
+            options.quality_points_objective_bonus_for_winners
+        ),
+    )
+    total = unit.experience_points + gained
+    quality_after, points_after, threshold, may_rise, rose = "", total, None, False, False
+    if unit.quality:
+        advance = apply_quality_points(
+            quality=Quality[unit.quality.upper()],
+            points=unit.experience_points,
+            points_gained=gained,
+            quality_progression=options.quality_progression.value,
+            quality_threshold_green_regular=options.quality_threshold_green_regular,
+            quality_threshold_regular_veteran=options.quality_threshold_regular_veteran,
+            quality_rise_automatic=options.quality_rise_automatic,
+            quality_points_on_rise=options.quality_points_on_rise.value,
+        )
+        quality_after, points_after = advance.quality.name.lower(), advance.points
+        threshold, may_rise, rose = advance.threshold, advance.may_rise, advance.rose
+    return QualityPointsAwarded(
+        battle_id=ctx.battle.id,
+        unit_id=unit.id,
+        result=result.value,
+        objective_met=participant.objective_met,
+        points_gained=gained,
+        points_before=unit.experience_points,
+        points_total=total,
+        points_after=points_after,
+        quality_before=unit.quality,
+        quality_after=quality_after,
+        threshold=threshold,
+        may_rise=may_rise,
+        rose=rose,
+    )
+
+
+def _fatigue_drop(
+    ctx: AfterActionContext, participant: Participant, unit: Unit
+) -> UnitFatigueDropped:
+    """Step 2: one fatigue level down and the R&R count restarted (P.61)."""
+    in_battle = _fatigue(participant.fatigue) or _fatigue(unit.fatigue)
+    after = fatigue_after_battle(fatigue=in_battle) if in_battle is not None else None
+    fought = [
+        t.id
+        for t in ctx.troopers[unit.id]
+        if TrooperStatus(t.status).is_present
+        or t.status == TrooperStatus.CASEVACED
+        or t.id in ctx.touched
+    ]
+    return UnitFatigueDropped(
+        battle_id=ctx.battle.id,
+        unit_id=unit.id,
+        fatigue_before=_name(_fatigue(unit.fatigue)),
+        fatigue_after=_name(after) if after is not None else _name(_fatigue(unit.fatigue)),
+        battles_since_rest=unit.battles_since_rest + 1,
+        trooper_ids=fought,
+    )
+
+
+def _withdrawal_test(
+    ctx: AfterActionContext, participant: Participant, unit: Unit, dice: DiceSource
+) -> WithdrawalTested | None:
+    """Step 3: a unit that fought Exhausted tests whether it stays in the line (P.61)."""
+    in_battle = _fatigue(participant.fatigue) or _fatigue(unit.fatigue)
+    if in_battle is None:
+        return None
+    battles = unit.battles_since_rest + 1
+    test = exhausted_withdrawal_test(
+        dice=dice,
+        fatigue_in_battle=in_battle,
+        battles_since_rest=battles,
+        exhausted_withdrawal_test=ctx.options.exhausted_withdrawal_test,
+    )
+    if not test.tested:
+        return None
+    return WithdrawalTested(
+        battle_id=ctx.battle.id,
+        unit_id=unit.id,
+        battles_since_rest=battles,
+        needed=battles + 1 if test.rolls else None,
+        unfit=test.unfit,
+        dice=dice_json(test.rolls),
+    )
+
+
+def _recover_injured(ctx: AfterActionContext, unit: Unit, dice: DiceSource) -> list[Recovery]:
+    """Step 4: the unit's injured, in roster order (P.39, P.61)."""
+    options = ctx.options
+    troopers = ctx.troopers[unit.id]
+    # P.39: a medic adds one; with ``medic_must_be_fit`` only a medic still on his feet.
+    medic = any(
+        t.role == TrooperRole.MEDIC
+        and (t.status == TrooperStatus.FIT or not options.medic_must_be_fit)
+        for t in troopers
+    )
+    # Which casualties count as recovered (AMBIG-26): with friendly control, all the unit's
+    # injured; otherwise only those flown out, and the umpire decides the rest.
+    all_recovered = options.recovered_casualties is RecoveredCasualties.FRIENDLY_CONTROL
+    out = []
+    for trooper in troopers:
+        status = TrooperStatus(trooper.status)
+        if status not in INJURED:
+            continue
+        if status is not TrooperStatus.CASEVACED and not all_recovered:
+            out.append(
+                Recovery(trooper_id=trooper.id, status_before=status, outcome="left_for_umpire")
+            )
+            continue
+        out.append(_recover_trooper(ctx, trooper, status, medic=medic, dice=dice))
+    return out
+
+
+def _recover_trooper(
+    ctx: AfterActionContext,
+    trooper: Trooper,
+    status: TrooperStatus,
+    *,
+    medic: bool,
+    dice: DiceSource,
+) -> Recovery:
+    """An untreated casualty's field treatment if due (P.39), then the recovery roll (P.61)."""
+    options = ctx.options
+    rolls: list[Roll] = []
+    total = None
+    if status is TrooperStatus.WOUNDED and options.post_battle_treat_untreated:
+        treated = treat_casualty(
+            dice=dice,
+            casualty=Figure(
+                id=str(trooper.id), role=FigureRole.RIFLEMAN, state=FigureState.UNTREATED
+            ),
+            medic=medic,
+            medical_modifiers_stack=options.medical_modifiers_stack,
+        )
+        rolls.extend(treated.rolls)
+        total = treated.total
+        if treated.state in (FigureState.DEAD, FigureState.FIT):
+            return Recovery(
+                trooper_id=trooper.id,
+                status_before=status,
+                treatment_total=total,
+                outcome="dead" if treated.state is FigureState.DEAD else "fit",
+                dice=dice_json(rolls),
+            )
+    # The injured are taken to a hospital in the rear, a safe area (P.61).
+    recovery = injured_trooper_recovery(
+        dice=dice,
+        battle_day=ctx.battle.day,
+        location=Location.SAFE_AREA,
+        injured_permanent_on=options.injured_permanent_on,
+        field_time_multiplier=options.field_time_multiplier,
+        field_doubling_applies_to=[t.value for t in options.field_doubling_applies_to],
+    )
+    rolls.extend(recovery.rolls)
+    return Recovery(
+        trooper_id=trooper.id,
+        status_before=status,
+        treatment_total=total,
+        outcome="evacuated" if recovery.permanently_evacuated else "in_hospital",
+        days=recovery.days_until_return,
+        returns_on_day=recovery.returns_on_day,
+        dice=dice_json(rolls),
+    )
+
+
+def _recovers_vehicles(ctx: AfterActionContext, participant: Participant) -> bool:
+    """P.60: the winner recovers its own repairable equipment (option ``vehicle_recovery``)."""
+    how = ctx.options.vehicle_recovery
+    if how is VehicleRecovery.EACH_SIDE_OWN or ctx.battle.winner == "draw":
+        return True
+    return how is VehicleRecovery.WINNER and participant.side == ctx.battle.winner
+
+
+def _recover_vehicles(
+    ctx: AfterActionContext, participant: Participant, unit: Unit
+) -> list[Repair]:
+    """Step 5: the unit's damaged vehicles, queued for repair or lost (P.60-61)."""
+    options = ctx.options
+    if options.vehicle_recovery is VehicleRecovery.UMPIRE:
+        return []
+    recovered = _recovers_vehicles(ctx, participant)
+    location = LOCATION_OF.get(UnitStatus(unit.status), Location.FIELD)
+    out = []
+    for vehicle in ctx.vehicles[unit.id]:
+        state = VehicleState(vehicle.state)
+        if state not in REPAIRABLE:
+            continue
+        if not recovered:
+            out.append(Repair(vehicle_id=vehicle.id, state=state, recovered=False))
+            continue
+        repair = vehicle_repair(
+            damage=VehicleDamage(state.value),
+            location=location,
+            repair_days=options.repair_days,
+            field_time_multiplier=options.field_time_multiplier,
+            field_doubling_applies_to=[t.value for t in options.field_doubling_applies_to],
+        )
+        out.append(
+            Repair(
+                vehicle_id=vehicle.id,
+                state=state,
+                recovered=True,
+                days=repair.days,
+                repair_until_day=ctx.battle.day + repair.days if repair.days is not None else None,
+                needs_rear_area=repair.needs_rear_area and repair.days is None,
+            )
+        )
+    return out
+
+
+register_after_action(Ruleset.SG2, sg2_after_action)
