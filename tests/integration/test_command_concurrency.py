@@ -221,3 +221,26 @@ def test_server_dice_jobs_never_fail_on_a_race(celery_processes, fighting, umpir
     assert len(rolled) == THREADS * per_thread
     assert {e.job_id for e in rolled} == {uuid.UUID(j) for j in accepted}
     assert all(d["source"] == "server" for e in rolled for d in e.payload["dice"])
+
+
+def test_eight_after_action_requests_for_one_battle_make_one_job(broker, fighting, umpire):
+    """Eight umpires ask for the same battle's after-action at once: one job, seven clear 409s."""
+    campaign, battle, squads = fighting
+    services.battle_end(campaign=campaign, battle=battle, winner="Blue", actor=umpire)
+    answers: list[tuple[int, str | None]] = []
+    lock = threading.Lock()
+
+    def work(index: int) -> None:
+        response = client_for(umpire).post(
+            f"/api/v1/battles/{battle.id}/after-action/", {}, format="json"
+        )
+        body = response.json()
+        with lock:
+            answers.append((response.status_code, body.get("code")))
+
+    assert run_threads(work) == []
+    assert Counter(status for status, _ in answers) == Counter({202: 1, 409: THREADS - 1})
+    assert {code for status, code in answers if status == 409} == {
+        "after_action.already_requested"
+    }
+    assert Job.objects.filter(campaign_id=campaign.id, kind="battles.after_action").count() == 1
