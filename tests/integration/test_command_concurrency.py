@@ -225,7 +225,7 @@ def test_server_dice_jobs_never_fail_on_a_race(celery_processes, fighting, umpir
 
 def test_eight_after_action_requests_for_one_battle_make_one_job(broker, fighting, umpire):
     """Eight umpires ask for the same battle's after-action at once: one job, seven clear 409s."""
-    campaign, battle, squads = fighting
+    campaign, battle, _ = fighting
     services.battle_end(campaign=campaign, battle=battle, winner="Blue", actor=umpire)
     answers: list[tuple[int, str | None]] = []
     lock = threading.Lock()
