@@ -7,4 +7,15 @@ class RostersConfig(AppConfig):
 
     def ready(self) -> None:
         import rosters.review  # noqa: F401
-        from rosters import calendar_steps, events, projections, replacements  # noqa: F401
+
+        # The commands register themselves when imported, so a worker can run their jobs.
+        from rosters import (  # noqa: F401
+            adjustments,
+            calendar_steps,
+            events,
+            force_import,
+            moves,
+            projections,
+            regroup,
+            replacements,
+        )

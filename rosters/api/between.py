@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.serializers import JobSerializer, command_outcome
+from eventlog.api.commands import execute
+from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 from rosters import replacements, selectors
 from rosters.models import Unit
@@ -98,13 +99,13 @@ class ReplacementsRequestApi(APIView):
         campaign, platoon = _unit(request, unit_id, umpire=True)
         body = DiceSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        result = replacements.replacements_request(
-            campaign=campaign,
-            platoon=platoon,
+        return execute(
+            request,
+            replacements.REQUEST_JOB,
+            campaign_id=campaign.id,
+            params={"platoon_id": platoon.id},
             dice=body.validated_data["dice"],
-            actor=request.user,
         )
-        return command_outcome(request, result)
 
 
 class ReplacementsAssignApi(APIView):
@@ -116,11 +117,10 @@ class ReplacementsAssignApi(APIView):
         campaign, platoon = _unit(request, unit_id, umpire=True)
         body = AssignSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        result = replacements.replacements_assign(
-            campaign=campaign,
-            platoon=platoon,
-            assignments=body.validated_data["assignments"],
+        return execute(
+            request,
+            replacements.ASSIGN_JOB,
+            campaign_id=campaign.id,
+            params={"platoon_id": platoon.id, "assignments": body.validated_data["assignments"]},
             dice=body.validated_data["dice"],
-            actor=request.user,
         )
-        return command_outcome(request, result)

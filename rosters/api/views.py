@@ -4,6 +4,7 @@ histories, and the umpire's adjustments."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -14,47 +15,18 @@ from rest_framework.views import APIView
 
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_get, require_umpire
+from eventlog.api.commands import execute
 from eventlog.api.serializers import event_to_json
+from eventlog.commands import Outcome
 from eventlog.errors import CommandError, NotFound
-from rosters import selectors, services
-from rosters.models import Trooper, Unit
-from rosters.roster_file import RosterFileError
+from rosters import adjustments, moves, regroup, selectors
+from rosters.force_import import ForceImport, roster_spec
 
 AS_OF_PARAMETERS = [
     OpenApiParameter("as_of", int, description="Show it as it stood after this event."),
     OpenApiParameter("as_of_battle", uuid.UUID, description="Show it around this battle..."),
     OpenApiParameter("side", str, enum=["before", "after"], description="...before or after it."),
 ]
-
-
-class RosterRejected(CommandError):
-    """A roster file with problems; every problem is listed."""
-
-    def __init__(self, error: RosterFileError) -> None:
-        first = error.problems[0]
-        count = len(error.problems)
-        super().__init__(
-            first.code,
-            f"The roster file has {count} problem{'s' if count != 1 else ''}; the first: "
-            f"{first.message}",
-            field=first.path,
-        )
-        self.problems = error.problems
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            **super().as_dict(),
-            "problems": [
-                {
-                    "path": p.path,
-                    "line": p.line,
-                    "field": p.field,
-                    "code": p.code,
-                    "message": p.message,
-                }
-                for p in self.problems
-            ],
-        }
 
 
 def _view_for(request: Request, campaign_id: uuid.UUID):
@@ -105,19 +77,21 @@ class CampaignForcesApi(APIView):
         require_umpire(user=request.user, campaign_id=campaign_id)
         body = ForceImportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        campaign = Campaign.objects.get(pk=campaign_id)
-        try:
-            force = services.force_import_text(
-                campaign=campaign,
-                text=body.validated_data["roster"],
-                source=body.validated_data["source"],
-                actor=request.user,
-            )
-        except RosterFileError as error:
-            raise RosterRejected(error) from None
-        view = selectors.CurrentRoster(campaign_id)
-        return Response(
-            selectors.force_detail(view, view.force(force.id)), status=status.HTTP_201_CREATED
+        # A campaign's ruleset never changes: the file is read against it before the command.
+        ruleset = Campaign.objects.get(pk=campaign_id).ruleset
+        source = body.validated_data["source"]
+        spec = roster_spec(body.validated_data["roster"], ruleset=ruleset, source=source)
+
+        def force_created(outcome: Outcome) -> tuple[int, Any]:
+            view = selectors.CurrentRoster(campaign_id)
+            return status.HTTP_201_CREATED, selectors.force_detail(view, view.force(outcome.result))
+
+        return execute(
+            request,
+            ForceImport.name,
+            campaign_id=campaign_id,
+            params={"force": spec, "source": source},
+            respond=force_created,
         )
 
 
@@ -206,62 +180,42 @@ def _required(data: dict[str, Any], field: str) -> Any:
     return data[field]
 
 
-def _same_campaign_unit(campaign_id: uuid.UUID, unit_id: uuid.UUID, field: str) -> Unit:
-    unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
-    if unit is None:
-        raise CommandError("unit.not_found", "No such unit in this campaign.", field=field)
-    return unit
+@dataclass(frozen=True)
+class Adjustment:
+    """An adjustment's command and the body fields it needs besides the reason."""
+
+    command: str
+    needs: tuple[str, ...] = ()
+
+    def params(self, data: dict[str, Any], **ids: uuid.UUID) -> dict[str, Any]:
+        needed = {field: _required(data, field) for field in self.needs}
+        return {**ids, **needed, "reason": data["reason"]}
 
 
 UNIT_ACTIONS = {
-    "quality": lambda c, u, d, a: services.unit_quality_set(
-        campaign=c, unit=u, quality=_required(d, "quality"), reason=d["reason"], actor=a
-    ),
-    "leadership": lambda c, u, d, a: services.unit_leadership_set(
-        campaign=c, unit=u, leadership=_required(d, "leadership"), reason=d["reason"], actor=a
-    ),
-    "attach": lambda c, u, d, a: services.unit_attach(
-        campaign=c,
-        unit=u,
-        to_unit=_same_campaign_unit(c.id, _required(d, "to_unit_id"), "to_unit_id"),
-        reason=d["reason"],
-        actor=a,
-    ),
-    "detach": lambda c, u, d, a: services.unit_detach(
-        campaign=c, unit=u, reason=d["reason"], actor=a
-    ),
-    "regroup": lambda c, u, d, a: services.units_regroup(
-        campaign=c,
-        unit=u,
-        other=_same_campaign_unit(c.id, _required(d, "with_unit_id"), "with_unit_id"),
-        reason=d["reason"],
-        actor=a,
-    ),
-    "move": lambda c, u, d, a: services.unit_move(
-        campaign=c, unit=u, to=_required(d, "to"), reason=d["reason"], actor=a
-    ),
-    "disband": lambda c, u, d, a: services.unit_disband(
-        campaign=c, unit=u, reason=d["reason"], actor=a
-    ),
+    "quality": Adjustment(adjustments.UnitQualitySet.name, ("quality",)),
+    "leadership": Adjustment(adjustments.UnitLeadershipSet.name, ("leadership",)),
+    "attach": Adjustment(adjustments.UnitAttach.name, ("to_unit_id",)),
+    "detach": Adjustment(adjustments.UnitDetach.name),
+    "regroup": Adjustment(regroup.UnitsRegroup.name, ("with_unit_id",)),
+    "move": Adjustment(moves.UnitMove.name, ("to",)),
+    "disband": Adjustment(adjustments.UnitDisband.name),
 }
 
 TROOPER_ACTIONS = {
-    "rename": lambda c, t, d, a: services.trooper_rename(
-        campaign=c, trooper=t, name=_required(d, "name"), reason=d["reason"], actor=a
-    ),
-    "transfer": lambda c, t, d, a: services.trooper_transfer(
-        campaign=c,
-        trooper=t,
-        to_unit=_same_campaign_unit(c.id, _required(d, "to_unit_id"), "to_unit_id"),
-        reason=d["reason"],
-        actor=a,
-    ),
+    "rename": Adjustment(adjustments.TrooperRename.name, ("name",)),
+    "transfer": Adjustment(adjustments.TrooperTransfer.name, ("to_unit_id",)),
 }
+
+
+def _the_event(outcome: Outcome) -> tuple[int, Any]:
+    """201 and the one event an adjustment appended."""
+    return status.HTTP_201_CREATED, event_to_json(outcome.events[0])
 
 
 class UnitAdjustApi(APIView):
     """The umpire's adjustments to a unit: ``quality``, ``leadership``, ``attach``, ``detach``,
-    ``regroup`` and ``disband``, each with a reason."""
+    ``regroup``, ``move`` and ``disband``, each with a reason."""
 
     @extend_schema(request=AdjustmentSerializer, responses={201: dict})
     def post(self, request: Request, unit_id: uuid.UUID, action: str) -> Response:
@@ -269,12 +223,13 @@ class UnitAdjustApi(APIView):
         require_umpire(user=request.user, campaign_id=campaign_id)
         body = AdjustmentSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
-        if unit is None:
-            raise NotFound("unit.not_found", "No such unit.")
-        campaign = Campaign.objects.get(pk=campaign_id)
-        event = UNIT_ACTIONS[action](campaign, unit, body.validated_data, request.user)
-        return Response(event_to_json(event), status=status.HTTP_201_CREATED)
+        return execute(
+            request,
+            UNIT_ACTIONS[action].command,
+            campaign_id=campaign_id,
+            params=UNIT_ACTIONS[action].params(body.validated_data, unit_id=unit_id),
+            respond=_the_event,
+        )
 
 
 class TrooperAdjustApi(APIView):
@@ -286,9 +241,10 @@ class TrooperAdjustApi(APIView):
         require_umpire(user=request.user, campaign_id=campaign_id)
         body = AdjustmentSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        trooper = Trooper.objects.filter(campaign_id=campaign_id, id=trooper_id).first()
-        if trooper is None:
-            raise NotFound("trooper.not_found", "No such trooper.")
-        campaign = Campaign.objects.get(pk=campaign_id)
-        event = TROOPER_ACTIONS[action](campaign, trooper, body.validated_data, request.user)
-        return Response(event_to_json(event), status=status.HTTP_201_CREATED)
+        return execute(
+            request,
+            TROOPER_ACTIONS[action].command,
+            campaign_id=campaign_id,
+            params=TROOPER_ACTIONS[action].params(body.validated_data, trooper_id=trooper_id),
+            respond=_the_event,
+        )

@@ -11,8 +11,8 @@ from django.core.management.base import BaseCommand, CommandError
 from campaigns.models import Campaign, Membership
 from eventlog.errors import CommandError as Refused
 from rosters import services
+from rosters.force_import import RosterRejected
 from rosters.models import Trooper, Unit, Vehicle
-from rosters.roster_file import RosterFileError
 
 
 class Command(BaseCommand):
@@ -50,8 +50,8 @@ class Command(BaseCommand):
             force = services.force_import_text(
                 campaign=found, text=text, source=path.name, actor=user
             )
-        except RosterFileError as error:
-            raise CommandError(f"{path.name} was not loaded:\n{error}") from None
+        except RosterRejected as rejected:
+            raise CommandError(f"{path.name} was not loaded:\n{rejected.error}") from None
         except Refused as refusal:
             raise CommandError(refusal.message) from None
         units = Unit.objects.filter(force_id=force.id).count()

@@ -1,0 +1,268 @@
+"""What the replacement commands read under the campaign's lock, and the refusals they make
+before any die is rolled (SG2 P.60-61)."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaigns.events import DieRoll
+from campaigns.models import Campaign
+from eventlog.commands import CommandContext
+from eventlog.errors import CommandError, NotFound, RuleViolation, StateConflict
+from rosters.models import Trooper, Unit
+from rosters.replacements.events import QualityCheck
+from rosters.replacements.ledger import (
+    GONE,
+    PlatoonLedger,
+    location,
+    platoon_ledger,
+    platoon_squads,
+)
+from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
+from rules.dice import DiceSource, Roll
+from rules.options import parse_options
+from rules.rulesets import Ruleset
+from rules.sg2.replacements import (
+    ReplacementError,
+    SquadAssignment,
+    check_quality_after_replacements,
+    distribute_replacements,
+)
+from rules.sg2.scales import Quality
+
+
+def dice_json(rolls: Sequence[Roll]) -> list[DieRoll]:
+    # The same shape as battle dice (battles.actions.dice_json); rosters does not import battles.
+    return [
+        DieRoll(
+            die=roll.die.value,
+            result=roll.result,
+            purpose=roll.purpose,
+            source=roll.source.value,
+            counter=roll.counter,
+        )
+        for roll in rolls
+    ]
+
+
+@dataclass(frozen=True)
+class PlatoonState:
+    """A platoon as its replacement commands find it under the lock; for an assignment, also
+    the units it names and their troopers."""
+
+    ruleset: str
+    day: int
+    options: Any
+    platoon: Unit
+    squads: list[Unit]
+    ledger: PlatoonLedger
+    units: dict[uuid.UUID, Unit] = field(default_factory=dict)
+    members: dict[uuid.UUID, list[Trooper]] = field(default_factory=dict)
+
+
+def load_platoon(
+    ctx: CommandContext, platoon_id: uuid.UUID, named: Sequence[uuid.UUID] = ()
+) -> PlatoonState:
+    platoon = Unit.objects.filter(campaign_id=ctx.campaign_id, id=platoon_id).first()
+    if platoon is None:
+        raise NotFound("unit.not_found", "No such unit.", field="platoon_id")
+    campaign = Campaign.objects.get(pk=ctx.campaign_id)
+    units = {u.id: u for u in Unit.objects.filter(campaign_id=ctx.campaign_id, id__in=named)}
+    members: dict[uuid.UUID, list[Trooper]] = {unit_id: [] for unit_id in units}
+    for trooper in Trooper.objects.filter(unit_id__in=list(units)).order_by("order"):
+        members[trooper.unit_id].append(trooper)
+    return PlatoonState(
+        ruleset=campaign.ruleset,
+        day=campaign.day,
+        options=parse_options(campaign.ruleset, campaign.options),
+        platoon=platoon,
+        squads=platoon_squads(platoon),
+        ledger=platoon_ledger(ctx.campaign_id, platoon.id),
+        units=units,
+        members=members,
+    )
+
+
+def require_platoon(state: PlatoonState) -> None:
+    platoon = state.platoon
+    if state.ruleset != Ruleset.SG2:
+        raise CommandError(
+            "replacements.not_in_ruleset",
+            "Replacement rolls per platoon are a Stargrunt II rule (P.60).",
+            field="unit",
+        )
+    if platoon.kind != UnitKind.PLATOON:
+        raise CommandError(
+            "replacements.not_a_platoon",
+            f"{platoon.name} is a {platoon.kind.replace('_', ' ')}: replacements are rolled "
+            "per platoon (SG2 P.60).",
+            field="unit",
+        )
+    if platoon.status == UnitStatus.DISBANDED:
+        raise StateConflict("unit.disbanded", f"{platoon.name} has been disbanded.", field="unit")
+
+
+def check_request(state: PlatoonState) -> None:
+    require_platoon(state)
+    platoon, ledger = state.platoon, state.ledger
+    if not any(location(s).is_safe for s in state.squads):
+        raise StateConflict(
+            "replacements.not_in_safe_area",
+            f"None of {platoon.name}'s squads is in a safe area: pull them out of the line "
+            "first; replacements are only received in a safe area (SG2 P.61).",
+            field="unit",
+        )
+    if ledger.last_roll is not None and ledger.last_roll["day"] == state.day:
+        raise StateConflict(
+            "replacements.already_rolled",
+            f"{platoon.name} already rolled for replacements on day {state.day}; the die is "
+            "rolled once between battles (P.60).",
+            field="unit",
+        )
+
+
+@dataclass(frozen=True)
+class Receiving:
+    unit: Unit
+    count: int
+    members: list[Trooper]
+
+
+def _receiving(state: PlatoonState, unit_id: uuid.UUID, count: int, where: str) -> Receiving:
+    """One squad named in an assignment, if it may take replacements."""
+    unit = state.units.get(unit_id)
+    if unit is None:
+        raise CommandError("unit.not_found", "No such unit in this campaign.", field=where)
+    if unit.status == UnitStatus.DISBANDED:
+        raise StateConflict("unit.disbanded", f"{unit.name} has been disbanded.", field=where)
+    if unit_id not in {s.id for s in state.squads}:
+        raise RuleViolation(
+            "replacements.not_in_platoon",
+            f"{unit.name} is not a squad of {state.platoon.name}: a platoon's replacements go "
+            "to its own squads (P.60).",
+            field=where,
+        )
+    if not location(unit).is_safe:
+        raise StateConflict(
+            "replacements.not_in_safe_area",
+            f"{unit.name} is {unit.status.replace('_', ' ')}: a unit must be pulled out of the "
+            "line to a safe area before it can receive replacements (SG2 P.61).",
+            field=where,
+        )
+    if unit.quality == Quality.ELITE.name.lower() and not (
+        state.options.elite_accepts_ordinary_replacements
+    ):
+        raise RuleViolation(
+            "replacements.elite_not_eligible",
+            f"{unit.name} is Elite: Elite units get no ordinary replacements unless the "
+            "umpire allows it (option elite_accepts_ordinary_replacements, P.61).",
+            field=where,
+        )
+    return Receiving(unit, count, state.members.get(unit_id, []))
+
+
+def plan(
+    state: PlatoonState, assignments: Sequence[tuple[uuid.UUID, int]]
+) -> tuple[list[Receiving], int]:
+    """Check ``(unit_id, count)`` assignments against the state and the rules before any die
+    is rolled; returns the receiving squads and the days until the men arrive."""
+    require_platoon(state)
+    receiving: list[Receiving] = []
+    seen: set[uuid.UUID] = set()
+    for index, (unit_id, count) in enumerate(assignments):
+        where = f"assignments.{index}.unit_id"
+        if unit_id in seen:
+            raise CommandError(
+                "replacements.duplicate_squad",
+                f"{state.units[unit_id].name} is listed twice; give it one assignment.",
+                field=where,
+            )
+        seen.add(unit_id)
+        receiving.append(_receiving(state, unit_id, count, where))
+    _check_available(state, sum(r.count for r in receiving))
+    return receiving, _distribution_days(state, receiving)
+
+
+def _check_available(state: PlatoonState, wanted: int) -> None:
+    ledger = state.ledger
+    if wanted <= ledger.left:
+        return
+    if ledger.last_roll is None:
+        message = f"No replacements have been rolled for {state.platoon.name}: request them first."
+    else:
+        message = (
+            f"{wanted} replacements were assigned but only {ledger.left} of the "
+            f"{ledger.last_roll['available']} rolled on day {ledger.last_roll['day']} are left."
+        )
+    raise RuleViolation("replacements.over_assigned", message, field="assignments")
+
+
+def _distribution_days(state: PlatoonState, receiving: list[Receiving]) -> int:
+    options = state.options
+    on_the_way = Counter[str]()
+    for pending in state.ledger.pending:
+        on_the_way[pending.unit_id] += pending.count
+    try:
+        distribution = distribute_replacements(
+            available=state.ledger.left,
+            assignments=[
+                SquadAssignment(
+                    squad=r.unit.name,
+                    # Troopers in hospital keep their place; men on the way have taken theirs.
+                    vacancies=max(
+                        0,
+                        r.unit.toe_strength
+                        - sum(t.status not in GONE for t in r.members)
+                        - on_the_way[str(r.unit.id)],
+                    ),
+                    assigned=r.count,
+                    location=location(r.unit),
+                )
+                for r in receiving
+            ],
+            allow_overstrength=options.allow_overstrength,
+            replacement_days=options.replacement_days,
+            field_time_multiplier=options.field_time_multiplier,
+            field_doubling_applies_to=[str(item) for item in options.field_doubling_applies_to],
+        )
+    except ReplacementError as refusal:
+        # The rules name no field; the refusal concerns the assignments as a whole.
+        raise RuleViolation(refusal.code, refusal.message, field="assignments") from None
+    return distribution.days
+
+
+def check_quality(receiving: Receiving, dice: DiceSource, options: Any) -> QualityCheck:
+    """A receiving squad's quality-drop check (SG2 P.60-61)."""
+    fit = [t for t in receiving.members if t.status == TrooperStatus.FIT]
+    returned = sum(t.wounds > 0 for t in fit)
+    if not receiving.unit.quality:
+        return QualityCheck(
+            quality_before=None,
+            quality_after=None,
+            existing_members=len(fit) - returned,
+            returned_from_injury=returned,
+            die=None,
+            dropped=False,
+        )
+    outcome = check_quality_after_replacements(
+        dice=dice,
+        quality=Quality[receiving.unit.quality.upper()],
+        existing_members=len(fit) - returned,
+        returned_from_injury=returned,
+        replacements=receiving.count,
+        green_never_drops_to_untrained=options.green_never_drops_to_untrained,
+        elite_accepts_ordinary_replacements=options.elite_accepts_ordinary_replacements,
+    )
+    return QualityCheck(
+        quality_before=outcome.quality_before.name.lower(),
+        quality_after=outcome.quality.name.lower(),
+        existing_members=len(fit) - returned,
+        returned_from_injury=returned,
+        die=outcome.die.value if outcome.die is not None else None,
+        dropped=outcome.dropped,
+        dice=dice_json(outcome.rolls),
+    )

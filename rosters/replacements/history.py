@@ -1,0 +1,152 @@
+"""Replacements in plain words: the histories of platoons and squads, and the quality drops and
+arrivals on the rosters projection's rows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from eventlog.projections import Projection, Rows, register
+from eventlog.store import StoredEvent
+from rosters.models import Trooper, Unit
+from rosters.projections import service_record, unit_history
+from rosters.replacements.events import ARRIVED, ASSIGNED, ROLLED
+
+
+def _label(value: str | None) -> str:
+    return (value or "").replace("_", " ").capitalize()
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def check_text(check: Mapping[str, Any], count: int) -> str:
+    """A quality check in plain words: "quality check d6 2 with 2 replacements: Veteran to
+    Regular"."""
+    before, after = _label(check["quality_before"]), _label(check["quality_after"])
+    members = check["existing_members"] + check["returned_from_injury"]
+    if check["quality_before"] is None:
+        return "no quality to check"
+    if check["dice"]:
+        face = check["dice"][0]["result"]
+        outcome = f"{before} to {after}" if check["dropped"] else f"stays {before}"
+        return (
+            f"quality check d{check['die']} {face} with {_plural(count, 'replacement')}: {outcome}"
+        )
+    if check["die"] is not None:
+        return (
+            f"{_plural(count, 'replacement')} against a d{check['die']} drop it without a roll: "
+            f"{before} to {after}"
+        )
+    if members == 0:
+        return f"no one left to absorb them, so the squad is re-formed: {before} to {after}"
+    return f"no quality check: {before} units do not drop further"
+
+
+@register
+class ReplacementsProjection(Projection):
+    """Replacements in the histories of platoons and squads; quality drops and arrivals on the
+    rosters projection's rows."""
+
+    name = "rosters.replacements"
+
+    @Projection.handles(ROLLED)
+    def rolled(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        if rows.get(Unit, p["platoon_id"]) is None:
+            return
+        summary = (
+            f"Day {p['day']}: replacements rolled, d{p['die']} {p['roll']}: "
+            f"{_plural(p['available'], 'replacement')} available."
+        )
+        if p["lapsed"]:
+            summary += (
+                f" {_plural(p['lapsed'], 'replacement')} of the last roll, never assigned, lapsed."
+            )
+        unit_history(
+            rows,
+            event,
+            p["platoon_id"],
+            summary,
+            {"replacements_available": p["available"]},
+            dice=p["dice"],
+        )
+
+    @Projection.handles(ASSIGNED)
+    def assigned(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        platoon = rows.get(Unit, p["platoon_id"])
+        if platoon is None:
+            return
+        when = f"They arrive on day {p['arrives_on_day']}."
+        shares = []
+        for a in p["assignments"]:
+            unit = rows.get(Unit, a["unit_id"])
+            if unit is None:
+                continue
+            shares.append(f"{unit['name']} {a['count']}")
+            check = a["check"]
+            changes: dict[str, Any] = {"replacements_assigned": a["count"]}
+            if check["quality_after"] != check["quality_before"]:
+                rows.update(Unit, a["unit_id"], quality=check["quality_after"])
+                changes["quality"] = [check["quality_before"], check["quality_after"]]
+            members = _plural(check["existing_members"] + check["returned_from_injury"], "member")
+            if check["returned_from_injury"]:
+                members += f", {check['returned_from_injury']} back from injury"
+            unit_history(
+                rows,
+                event,
+                a["unit_id"],
+                f"Day {p['day']}: {_plural(a['count'], 'replacement')} assigned: "
+                f"{check_text(check, a['count'])} ({members}). {when}",
+                changes,
+                dice=check["dice"],
+            )
+        total = sum(a["count"] for a in p["assignments"])
+        unit_history(
+            rows,
+            event,
+            p["platoon_id"],
+            f"Day {p['day']}: {_plural(total, 'replacement')} assigned ({', '.join(shares)}); "
+            f"{p['left']} left. {when}",
+            {"replacements_available": p["left"]},
+            dice=p["dice"],
+        )
+
+    @Projection.handles(ARRIVED)
+    def arrived(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        unit = rows.get(Unit, p["unit_id"])
+        if not p["trooper_ids"]:
+            if rows.get(Unit, p["platoon_id"]) is not None:
+                name = unit["name"] if unit else "a unit"
+                unit_history(
+                    rows,
+                    event,
+                    p["platoon_id"],
+                    f"Day {p['day']}: replacements for {name} did not arrive: it was disbanded.",
+                )
+            return
+        if unit is None:
+            return
+        names = []
+        for trooper_id in p["trooper_ids"]:
+            trooper = rows.get(Trooper, trooper_id)
+            if trooper is None:
+                continue
+            names.append(trooper["name"])
+            service_record(rows, event, trooper_id, f"Day {p['day']}: arrived as a replacement.")
+        unit_history(
+            rows,
+            event,
+            p["unit_id"],
+            f"Day {p['day']}: {_plural(len(names), 'replacement')} arrived: {_names(names)}.",
+            {"strength": len(names)},
+        )
