@@ -6,7 +6,8 @@ class CampaignsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from campaigns import events, projections, services  # noqa: F401
+        # Importing the command modules registers their commands (and the event types).
+        from campaigns import calendar, dice_tray, events, members, projections, services  # noqa: F401
         from eventlog import commands
 
         commands.use_server_dice(services.server_dice)

@@ -2,20 +2,79 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from eventlog import catalogue, store
-from eventlog.errors import CommandError, ConcurrencyConflict, NotFound, StateConflict
+from eventlog import catalogue, commands, store
+from eventlog.commands import Command, CommandContext, Decision, Params
+from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.events import VOIDED, EventVoided
 from eventlog.projections import voids
-from eventlog.store import AppendResult, NewEvent
+from eventlog.store import NewEvent, StoredEvent
+from rules.dice import DiceSource
 
 
-def request_fingerprint(**parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+class EventAppendParams(Params):
+    type: str
+    payload: Any = None
+    stream: str | None = None
+
+
+def _target_stream(campaign_id: uuid.UUID, params: EventAppendParams) -> str:
+    """The stream the event goes to, or the refusal of the type or the stream."""
+    spec = catalogue.get(params.type)
+    if not spec.appendable:
+        raise CommandError(
+            "event.not_appendable",
+            f"{params.type} events are recorded by their own commands, not appended directly.",
+            field="type",
+        )
+    own = f"campaign:{campaign_id}"
+    if params.stream is None:
+        if spec.stream_category != "campaign":
+            raise CommandError("event.stream_required", "Name the stream.", field="stream")
+        return own
+    if spec.stream_category == "campaign" and params.stream != own:
+        raise CommandError(
+            "event.wrong_stream",
+            f"{params.type} events go to this campaign's stream '{own}'.",
+            field="stream",
+        )
+    return params.stream
+
+
+@commands.command
+class EventAppend(Command[EventAppendParams, None]):
+    """Validate one event against the catalogue and append it to the campaign's log.
+
+    Only types marked appendable may be written this way; the rest are produced by commands
+    that check the rules first. A client's ``expected_version`` is that of the stream the event
+    goes to.
+    """
+
+    name = "eventlog.event_append"
+    Params = EventAppendParams
+    invalid_code = "event.invalid"
+
+    def stream(self, ctx: CommandContext, params: EventAppendParams) -> str:
+        return _target_stream(ctx.campaign_id, params)
+
+    def load(self, ctx: CommandContext, params: EventAppendParams) -> None:
+        return None
+
+    def check(self, ctx: CommandContext, state: None, params: EventAppendParams) -> None:
+        self._event(ctx, params)
+
+    def decide(
+        self, ctx: CommandContext, state: None, params: EventAppendParams, dice: DiceSource | None
+    ) -> Decision:
+        return Decision([self._event(ctx, params)])
+
+    @staticmethod
+    def _event(ctx: CommandContext, params: EventAppendParams) -> NewEvent:
+        stream = _target_stream(ctx.campaign_id, params)
+        return NewEvent.from_raw(params.type, params.payload, stream=stream)
 
 
 def event_append(
@@ -27,86 +86,98 @@ def event_append(
     expected_version: int | None,
     idempotency_key: str | None,
     actor_id: int,
-) -> AppendResult:
-    """Validate one event against the catalogue and append it to the campaign's log.
-
-    Only types marked appendable may be written this way; the rest are produced by commands
-    that check the rules first.
-    """
-    spec = catalogue.get(type_name)
-    if not spec.appendable:
-        raise CommandError(
-            "event.not_appendable",
-            f"{type_name} events are recorded by their own commands, not appended directly.",
-            field="type",
-        )
-    if stream is None:
-        if spec.stream_category != "campaign":
-            raise CommandError("event.stream_required", "Name the stream.", field="stream")
-        stream = f"campaign:{campaign_id}"
-    if spec.stream_category == "campaign" and stream != f"campaign:{campaign_id}":
-        raise CommandError(
-            "event.wrong_stream",
-            f"{type_name} events go to this campaign's stream 'campaign:{campaign_id}'.",
-            field="stream",
-        )
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
-        raise CommandError(
-            "idempotency.invalid_key",
-            "An Idempotency-Key has 1 to 200 characters.",
-            field="Idempotency-Key",
-        )
-    event = NewEvent.from_raw(type_name, payload, stream=stream)
-    fingerprint = request_fingerprint(
-        type=type_name, payload=event.payload, stream=stream, expected_version=expected_version
-    )
-    result = store.append(
-        campaign_id,
-        [event],
-        expected_versions={stream: expected_version} if expected_version is not None else None,
-        idempotency_key=idempotency_key,
-        fingerprint=fingerprint,
+) -> commands.Outcome:
+    """Append one event written by hand (see :class:`EventAppend`). A repeated
+    ``idempotency_key`` replays the first outcome; used for another request, it is a 409."""
+    return commands.run(
+        EventAppend.name,
+        campaign_id=campaign_id,
+        params={"type": type_name, "payload": payload, "stream": stream},
         actor_id=actor_id,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
     )
-    if result.replayed and result.fingerprint != fingerprint:
-        raise ConcurrencyConflict(
-            "idempotency.key_reused",
-            "This Idempotency-Key was already used for a different request.",
-            field="Idempotency-Key",
-        )
-    return result
 
 
 UNVOIDABLE = frozenset({"campaigns.CampaignCreated", VOIDED})
 
 
-def event_void(
-    *, campaign_id: uuid.UUID, sequence: int, reason: str, actor_id: int
-) -> AppendResult:
+class EventVoidParams(Params):
+    sequence: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class VoidTarget:
+    event: StoredEvent | None
+    voided: frozenset[int]
+
+
+@commands.command
+class EventVoid(Command[EventVoidParams, VoidTarget]):
     """Void an earlier event of the campaign: read models are recomputed without it.
 
     The voided event stays in the log and the void is an event of its own, so the history shows
-    both. A campaign's creation, a void, and an event already voided cannot be voided.
+    both. A campaign's creation, a void, and an event already voided cannot be voided. The
+    result is the voided event's type.
     """
-    target = next(iter(store.read(campaign_id, after=sequence - 1, upto=sequence)), None)
-    if target is None:
-        raise NotFound(
-            "void.unknown_event", f"Event #{sequence} is not in this campaign.", field="sequence"
-        )
-    if target.type in UNVOIDABLE:
-        raise CommandError(
-            "void.not_voidable", f"A {target.type} event cannot be voided.", field="sequence"
-        )
-    if sequence in voids(campaign_id):
-        raise StateConflict(
-            "void.already_voided", f"Event #{sequence} is already voided.", field="sequence"
-        )
-    if not reason or not reason.strip():
-        raise CommandError("void.reason_required", "Say why the event is voided.", field="reason")
-    void = EventVoided(sequence=sequence, reason=reason.strip())
-    return store.append(
-        campaign_id,
-        [NewEvent.of(void, stream=f"campaign:{campaign_id}")],
+
+    name = "eventlog.event_void"
+    Params = EventVoidParams
+    invalid_code = "void.invalid"
+
+    def load(self, ctx: CommandContext, params: EventVoidParams) -> VoidTarget:
+        sequence = params.sequence
+        events = store.read(ctx.campaign_id, after=sequence - 1, upto=sequence)
+        return VoidTarget(next(iter(events), None), frozenset(voids(ctx.campaign_id)))
+
+    def check(self, ctx: CommandContext, state: VoidTarget, params: EventVoidParams) -> None:
+        sequence = params.sequence
+        if state.event is None:
+            raise NotFound(
+                "void.unknown_event",
+                f"Event #{sequence} is not in this campaign.",
+                field="sequence",
+            )
+        if state.event.type in UNVOIDABLE:
+            raise CommandError(
+                "void.not_voidable",
+                f"A {state.event.type} event cannot be voided.",
+                field="sequence",
+            )
+        if sequence in state.voided:
+            raise StateConflict(
+                "void.already_voided", f"Event #{sequence} is already voided.", field="sequence"
+            )
+        if not params.reason.strip():
+            raise CommandError(
+                "void.reason_required", "Say why the event is voided.", field="reason"
+            )
+
+    def decide(
+        self,
+        ctx: CommandContext,
+        state: VoidTarget,
+        params: EventVoidParams,
+        dice: DiceSource | None,
+    ) -> Decision:
+        assert state.event is not None  # refused by check
+        void = EventVoided(sequence=params.sequence, reason=params.reason.strip())
+        return Decision.of([void], stream=f"campaign:{ctx.campaign_id}", result=state.event.type)
+
+
+def event_void(
+    *,
+    campaign_id: uuid.UUID,
+    sequence: int,
+    reason: str,
+    actor_id: int,
+) -> commands.Outcome:
+    """Void an earlier event (see :class:`EventVoid`); the outcome's result is the voided
+    event's type."""
+    return commands.run(
+        EventVoid.name,
+        campaign_id=campaign_id,
+        params={"sequence": sequence, "reason": reason},
         actor_id=actor_id,
-        metadata={"voids": target.type},
     )

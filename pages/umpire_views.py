@@ -80,7 +80,6 @@ def calendar_advance(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespon
     if not form.is_valid():
         forms.invalid(request, form, name="calendar", path=path)
         return _back(path, "calendar")
-    from_day = campaign.day
     try:
         events = advance_the_calendar(
             campaign=campaign,
@@ -91,8 +90,8 @@ def calendar_advance(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespon
     except CommandError as error:
         forms.refused(request, error, form="calendar", path=path, anchors=form.fields)
         return _back(path, "calendar")
-    to_day = Campaign.objects.get(pk=campaign.id).day
     # The calendar event itself is the first; the rest are what the days brought.
+    from_day, to_day = events[0].payload["from_day"], events[0].payload["to_day"]
     brought = len(events) - 1
     messages.success(
         request,
@@ -165,7 +164,7 @@ def _assign(
             assignments=assignments,
             dice=None,
             actor=request.user,
-        )
+        ).job
     except CommandError as error:
         # The service names an assignment by its index: put the message by that squad's count.
         forms.refused(
@@ -187,7 +186,7 @@ def _request(
     try:
         job = replacement_services.replacements_request(
             campaign=campaign, platoon=platoon, dice=None, actor=request.user
-        )
+        ).job
     except CommandError as error:
         forms.refused(request, error, form="replacements", path=path, anchors=["unit"])
         return None, ""
@@ -237,7 +236,7 @@ def void(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
         return _back(path, "void")
     sequence = form.cleaned_data["sequence"]
     try:
-        result = event_void(
+        outcome = event_void(
             campaign_id=campaign.id,
             sequence=sequence,
             reason=form.cleaned_data["reason"],
@@ -246,7 +245,7 @@ def void(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     except CommandError as error:
         forms.refused(request, error, form="void", path=path, anchors=form.fields)
         return _back(path, "void")
-    voided = result.events[0].metadata.get("voids", "event")
+    voided = outcome.result
     messages.success(
         request,
         f"Event #{sequence} ({voided}) is voided; everything after it is recomputed without it.",
@@ -291,11 +290,14 @@ def after_action(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     campaign, battle = _battle_of(request, battle_id)
     path = _battle_page(battle.id)
     try:
-        job = after_action_resolve(campaign=campaign, battle=battle, dice=None, actor=request.user)
+        outcome = after_action_resolve(
+            campaign=campaign, battle=battle, dice=None, actor=request.user
+        )
     except CommandError as error:
         forms.refused(request, error, form="after_action", path=path)
         return _back(path, "after-action")
-    assert isinstance(job, Job)  # without table dice the server rolls, in a job
+    job = outcome.job
+    assert job is not None  # without table dice the server rolls, in a job
     messages.success(
         request, f"The after-action resolution of {battle.name} is under way: the server rolls."
     )
@@ -306,6 +308,7 @@ def after_action(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
 
 JOB_NAMES = {
     "battles.after_action": "After-action resolution",
+    "battles.reinforcements_roll": "Reinforcement pool",
     replacement_services.REQUEST_JOB: "Replacement roll",
     replacement_services.ASSIGN_JOB: "Replacements assigned",
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 
 from campaigns.selectors import membership_get, require_umpire
 from eventlog import catalogue, store
+from eventlog.api.commands import execute
 from eventlog.api.serializers import (
     EventInputSerializer,
     EventOutputSerializer,
@@ -22,9 +24,10 @@ from eventlog.api.serializers import (
     JobSerializer,
     event_to_json,
 )
+from eventlog.commands import Outcome
 from eventlog.errors import CommandError, NotFound
 from eventlog.models import Job
-from eventlog.services import event_append, event_void
+from eventlog.services import EventAppend, EventVoid
 
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000
@@ -105,19 +108,13 @@ class CampaignEventsApi(APIView):
         body = EventInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        result = event_append(
+        return execute(
+            request,
+            EventAppend.name,
             campaign_id=campaign_id,
-            type_name=data["type"],
-            payload=data["payload"],
-            stream=data.get("stream"),
-            expected_version=data.get("expected_version"),
-            idempotency_key=request.headers.get("Idempotency-Key"),
-            actor_id=request.user.pk,
+            params={"type": data["type"], "payload": data["payload"], "stream": data.get("stream")},
+            respond=first_event,
         )
-        response = Response(event_to_json(result.events[0]), status=status.HTTP_201_CREATED)
-        if result.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
 
 
 class EventTypesApi(APIView):
@@ -171,10 +168,18 @@ class CampaignVoidsApi(APIView):
         require_umpire(user=request.user, campaign_id=campaign_id)
         body = VoidInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        result = event_void(
+        return execute(
+            request,
+            EventVoid.name,
             campaign_id=campaign_id,
-            sequence=body.validated_data["sequence"],
-            reason=body.validated_data["reason"],
-            actor_id=request.user.pk,
+            params={
+                "sequence": body.validated_data["sequence"],
+                "reason": body.validated_data["reason"],
+            },
+            respond=first_event,
         )
-        return Response(event_to_json(result.events[0]), status=status.HTTP_201_CREATED)
+
+
+def first_event(outcome: Outcome) -> tuple[int, Any]:
+    """201 and the event the command appended."""
+    return status.HTTP_201_CREATED, event_to_json(outcome.events[0])

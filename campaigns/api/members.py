@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -10,8 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import selectors, services
-from campaigns.models import Campaign, Membership
+from campaigns import selectors
+from campaigns.common import MAX_REASON_LENGTH
+from campaigns.members import ApiClientCreate, MemberAdd, MemberChange, MemberRemove
+from campaigns.models import Membership
+from eventlog.api.commands import execute
+from eventlog.commands import Outcome
 
 ROLES = [role.value for role in Membership.Role]
 
@@ -45,7 +50,7 @@ class MemberChangeSerializer(serializers.Serializer):
 
 
 class MemberRemoveSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=services.MAX_REASON_LENGTH)
+    reason = serializers.CharField(max_length=MAX_REASON_LENGTH)
 
 
 class ApiClientInputSerializer(serializers.Serializer):
@@ -80,15 +85,15 @@ class CampaignMembersApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = MemberInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        event = services.member_add(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            username=body.validated_data["username"],
-            role=body.validated_data["role"],
-            force_ids=body.validated_data["force_ids"],
-            actor=request.user,
-        )
-        return Response(
-            _member_json(campaign_id, event.payload["user_id"]), status=status.HTTP_201_CREATED
+        return execute(
+            request,
+            MemberAdd.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=lambda outcome: (
+                status.HTTP_201_CREATED,
+                _member_json(campaign_id, outcome.events[0].payload["user_id"]),
+            ),
         )
 
 
@@ -100,14 +105,13 @@ class CampaignMemberDetailApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = MemberChangeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        services.member_change(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            user_id=user_id,
-            role=body.validated_data.get("role"),
-            force_ids=body.validated_data.get("force_ids"),
-            actor=request.user,
+        return execute(
+            request,
+            MemberChange.name,
+            campaign_id=campaign_id,
+            params={**body.validated_data, "user_id": user_id},
+            respond=lambda outcome: (status.HTTP_200_OK, _member_json(campaign_id, user_id)),
         )
-        return Response(_member_json(campaign_id, user_id))
 
     @extend_schema(
         request=MemberRemoveSerializer,
@@ -119,13 +123,13 @@ class CampaignMemberDetailApi(APIView):
         given = request.data if request.data else request.query_params
         body = MemberRemoveSerializer(data={"reason": given.get("reason", "")})
         body.is_valid(raise_exception=True)
-        services.member_remove(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            user_id=user_id,
-            reason=body.validated_data["reason"],
-            actor=request.user,
+        return execute(
+            request,
+            MemberRemove.name,
+            campaign_id=campaign_id,
+            params={"user_id": user_id, "reason": body.validated_data["reason"]},
+            respond=lambda outcome: (status.HTTP_204_NO_CONTENT, None),
         )
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class CampaignApiClientsApi(APIView):
@@ -136,20 +140,21 @@ class CampaignApiClientsApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = ApiClientInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user, token = services.api_client_create(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            name=body.validated_data["name"],
-            role=body.validated_data["role"],
-            force_ids=body.validated_data["force_ids"],
-            actor=request.user,
+        return execute(
+            request,
+            ApiClientCreate.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=_api_client_created,
         )
-        return Response(
-            ApiClientOutputSerializer(
-                {
-                    "username": user.get_username(),
-                    "token": token,
-                    "role": body.validated_data["role"],
-                }
-            ).data,
-            status=status.HTTP_201_CREATED,
-        )
+
+
+def _api_client_created(outcome: Outcome) -> tuple[int, Any]:
+    # The token is in the command's recorded response, so that a request repeated with the
+    # same Idempotency-Key (its answer lost on the way) gets the same client back.
+    (added,) = outcome.events
+    _, token = outcome.result
+    body = ApiClientOutputSerializer(
+        {"username": added.payload["username"], "token": token, "role": added.payload["role"]}
+    ).data
+    return status.HTTP_201_CREATED, body

@@ -4,6 +4,7 @@ history, and the dice tray."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -13,11 +14,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
-from campaigns.calendar import calendar_advance
+from campaigns.calendar import CalendarAdvance
+from campaigns.common import MAX_REASON_LENGTH
+from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
-from eventlog.api.serializers import JobSerializer, event_to_json, job_accepted
+from eventlog.api.commands import execute
+from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.commands import Outcome
 from eventlog.errors import CommandError
 from rules.options import options_schema
 from rules.rulesets import Ruleset
@@ -92,16 +97,20 @@ class CampaignListApi(APIView):
     def post(self, request: Request) -> Response:
         body = CampaignInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        campaign = services.campaign_create(
-            name=body.validated_data["name"],
-            ruleset=body.validated_data["ruleset"],
-            options=body.validated_data["options"],
-            actor=request.user,
+        return execute(
+            request,
+            services.CampaignCreate.name,
+            campaign_id=services.new_campaign_id(
+                request.user.pk, request.headers.get("Idempotency-Key")
+            ),
+            params=body.validated_data,
+            respond=_created,
         )
-        row = Campaign.objects.filter(pk=campaign.pk).values().get()
-        return Response(
-            _campaign_json(row, Membership.Role.UMPIRE.value), status=status.HTTP_201_CREATED
-        )
+
+
+def _created(outcome: Outcome) -> tuple[int, Any]:
+    row = Campaign.objects.filter(pk=outcome.result).values().get()
+    return status.HTTP_201_CREATED, _campaign_json(row, Membership.Role.UMPIRE.value)
 
 
 class CampaignDetailApi(APIView):
@@ -164,15 +173,18 @@ class CampaignJournalApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        campaign = Campaign.objects.get(pk=campaign_id)
-        event = services.note_record(
-            campaign=campaign,
-            text=body.validated_data["text"],
-            references=body.validated_data["references"],
-            actor=request.user,
+        return execute(
+            request,
+            services.NoteRecord.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=_note_recorded,
         )
-        note = JournalNote.objects.get(pk=event.position)
-        return Response(NoteSerializer(note).data, status=status.HTTP_201_CREATED)
+
+
+def _note_recorded(outcome: Outcome) -> tuple[int, Any]:
+    note = JournalNote.objects.get(pk=outcome.events[0].position)
+    return status.HTTP_201_CREATED, NoteSerializer(note).data
 
 
 class DiceInputSerializer(serializers.Serializer):
@@ -195,24 +207,21 @@ class CampaignDiceApi(APIView):
         body = DiceInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        campaign = Campaign.objects.get(pk=campaign_id)
-        if "results" in data:
-            event = services.dice_enter(
-                campaign=campaign,
-                die=data["die"],
-                results=data["results"],
-                purpose=data["purpose"],
-                actor=request.user,
+        results = data.get("results")
+        count = len(results) if results is not None else data.get("count", 1)
+        with table_dice_in("results"):
+            return execute(
+                request,
+                RollDice.name,
+                campaign_id=campaign_id,
+                params={"die": data["die"], "count": count, "purpose": data["purpose"]},
+                dice=results,
+                respond=_thrown,
             )
-            return Response(event_to_json(event), status=status.HTTP_201_CREATED)
-        job = services.dice_request(
-            campaign=campaign,
-            die=data["die"],
-            count=data.get("count", 1),
-            purpose=data["purpose"],
-            actor=request.user,
-        )
-        return job_accepted(request, job)
+
+
+def _thrown(outcome: Outcome) -> tuple[int, Any]:
+    return status.HTTP_201_CREATED, event_to_json(outcome.events[0])
 
 
 class OptionsOutputSerializer(serializers.Serializer):
@@ -223,7 +232,7 @@ class OptionsOutputSerializer(serializers.Serializer):
 
 class OptionsChangeSerializer(serializers.Serializer):
     changes = serializers.DictField(help_text="The options to change and their new values.")
-    reason = serializers.CharField(max_length=services.MAX_REASON_LENGTH)
+    reason = serializers.CharField(max_length=MAX_REASON_LENGTH)
 
 
 def _options_json(campaign: Campaign) -> dict:
@@ -250,13 +259,16 @@ class CampaignOptionsApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = OptionsChangeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        services.options_change(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            changes=body.validated_data["changes"],
-            reason=body.validated_data["reason"],
-            actor=request.user,
+        return execute(
+            request,
+            services.OptionsChange.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=lambda outcome: (
+                status.HTTP_200_OK,
+                _options_json(Campaign.objects.get(pk=campaign_id)),
+            ),
         )
-        return Response(_options_json(Campaign.objects.get(pk=campaign_id)))
 
 
 class RulesetSerializer(serializers.Serializer):
@@ -331,16 +343,16 @@ class CampaignCalendarApi(APIView):
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = CalendarSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        events = calendar_advance(
-            campaign=Campaign.objects.get(pk=campaign_id),
-            actor=request.user,
-            to_day=body.validated_data.get("to_day"),
-            days=body.validated_data.get("days"),
-        )
-        return Response(
-            {
-                "day": Campaign.objects.get(pk=campaign_id).day,
-                "events": [event_to_json(event) for event in events],
-            },
-            status=status.HTTP_201_CREATED,
+        return execute(
+            request,
+            CalendarAdvance.name,
+            campaign_id=campaign_id,
+            params=body.validated_data,
+            respond=lambda outcome: (
+                status.HTTP_201_CREATED,
+                {
+                    "day": Campaign.objects.get(pk=campaign_id).day,
+                    "events": [event_to_json(event) for event in outcome.events],
+                },
+            ),
         )

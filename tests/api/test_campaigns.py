@@ -114,3 +114,24 @@ def test_the_journal(umpire_api):
     assert notes[0]["references"][0]["kind"] == "unit"
     bad = umpire_api.post(f"{base}/journal/", {"text": "x", "references": [{"kind": "planet"}]})
     assert bad.status_code == 400
+
+
+def test_a_create_repeated_with_its_idempotency_key_replays_the_same_campaign(umpire_api):
+    first = umpire_api.post("/api/v1/campaigns/", {"name": "Mine"}, **{"Idempotency-Key": "c-1"})
+    again = umpire_api.post("/api/v1/campaigns/", {"name": "Mine"}, **{"Idempotency-Key": "c-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert [c["id"] for c in umpire_api.get("/api/v1/campaigns/").json()] == [first.json()["id"]]
+    other = umpire_api.post("/api/v1/campaigns/", {"name": "Other"}, **{"Idempotency-Key": "c-1"})
+    assert (other.status_code, other.json()["code"]) == (409, "idempotency.key_reused")
+
+
+def test_the_dice_seed_is_kept_out_of_the_command_record(umpire):
+    from campaigns import services
+    from eventlog.models import CommandRecord
+
+    campaign = services.campaign_create(name="Seeded", seed="ab" * 32, actor=umpire)
+    record = CommandRecord.objects.get(campaign_id=campaign.id)
+    assert record.name == "campaigns.campaign_create"
+    assert "ab" * 32 not in str(record.params)

@@ -11,7 +11,7 @@ from campaigns import services
 from eventlog import jobs, store
 from eventlog.errors import RuleViolation
 from eventlog.models import Job
-from rules.dice import seeded_face
+from rules.dice import Die, seeded_face
 from tests.factories import campaign_for
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def test_a_rerun_after_a_crash_rolls_the_same_dice(
     (event,) = jobs.job_events(job)
     # A worker that died before committing would resolve the job again with fresh dice.
     rerun = services.job_dice(job)
-    assert [rerun.roll(services.Die.D12, "x").result for _ in range(3)] == [
+    assert [rerun.roll(Die.D12, "x").result for _ in range(3)] == [
         roll["result"] for roll in event.payload["rolls"]
     ]
     assert event.metadata["dice_namespace"] == f"job:{job.ordinal}" == "job:1"
