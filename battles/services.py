@@ -15,10 +15,9 @@ from battles import events
 from battles.events import SideMission
 from battles.models import Battle, BattleSide, Participant
 from campaigns.models import Campaign
-from eventlog import commands, store
+from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
-from eventlog.store import NewEvent, StoredEvent
 from rosters.models import Force, Unit
 from rosters.services import UNIT_BUSY_CHECKS
 from rosters.vocabulary import UnitKind, UnitStatus
@@ -28,16 +27,6 @@ from rules.rulesets import definition
 
 def battle_stream(battle_id: Any) -> str:
     return f"battle:{battle_id}"
-
-
-def append_to_battle(
-    campaign_id: uuid.UUID, battle_id: Any, payloads: Sequence[Any], actor_id: int | None
-) -> list[StoredEvent]:
-    """Legacy append helper, kept until every caller runs through the command runner."""
-    stream = battle_stream(battle_id)
-    return store.append(
-        campaign_id, [NewEvent.of(p, stream=stream) for p in payloads], actor_id=actor_id
-    ).events
 
 
 def require_status(battle: Battle, *allowed: str, doing: str) -> None:

@@ -355,9 +355,3 @@ def server_dice(campaign_id: uuid.UUID, namespace: str) -> SeededDice:
     """The server's dice for a campaign: its seed's stream ``namespace`` (a job's number)."""
     seed = CampaignSeed.objects.get(campaign_id=campaign_id).seed
     return SeededDice(bytes.fromhex(seed), namespace)
-
-
-def job_dice(job: Job) -> SeededDice:
-    """The server's dice for a job: the campaign seed's stream named after the job's number in
-    the campaign, so a rerun of the same job throws the same dice."""
-    return server_dice(job.campaign_id, job.dice_namespace)

@@ -143,10 +143,11 @@ def command(cls: type[Command[Any, Any]]) -> type[Command[Any, Any]]:
 
 
 def get(name: str) -> Command[Any, Any]:
+    """The command registered as ``name``. Code names commands, so an unknown one is a bug."""
     try:
         return _COMMANDS[name]
     except KeyError:
-        raise CommandError("command.unknown", f"There is no command {name!r}.") from None
+        raise LookupError(f"No command is registered as {name!r}.") from None
 
 
 def registered() -> dict[str, Command[Any, Any]]:

@@ -1,9 +1,11 @@
 """Resolution jobs: commands whose dice the server rolls, run by a Celery worker.
 
-A job row is written in the command's transaction (an outbox) and dispatched when that
-transaction commits. Running a job is idempotent: the job row is locked for the whole run, and
-its events carry the idempotency key ``job:<id>``, so a retry, a redelivered message or a sweep
-that dispatches a job twice appends its events exactly once.
+The command runner writes a job row in the command's transaction (an outbox) and dispatches it
+when that transaction commits. Running a job is idempotent: the job row is locked for the whole
+run and its status is written in the same transaction as its events, so a retry, a redelivered
+message or a sweep that dispatches a job twice appends its events exactly once. The worker runs
+the job's command again, under the campaign lock, with the campaign's seeded dice
+(:func:`eventlog.commands.run_job_command`).
 """
 
 from __future__ import annotations
@@ -11,67 +13,17 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from eventlog import commands, store
 from eventlog.errors import CommandError
-from eventlog.models import Job
-from eventlog.store import NewEvent
+from eventlog.models import Event, Job
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class JobOutcome:
-    """What a job handler decided: the events to append, and the stream versions it read."""
-
-    events: Sequence[NewEvent]
-    expected_versions: dict[str, int] = field(default_factory=dict)
-
-
-Handler = Callable[[Job], JobOutcome]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def handler(kind: str) -> Callable[[Handler], Handler]:
-    """Register the function that resolves jobs of ``kind``."""
-
-    def register(function: Handler) -> Handler:
-        _HANDLERS[kind] = function
-        return function
-
-    return register
-
-
-def job_request(
-    *,
-    campaign_id: uuid.UUID,
-    kind: str,
-    params: dict[str, Any],
-    requested_by_id: int | None,
-) -> Job:
-    """Record a job in the caller's transaction; it is dispatched to a worker on commit."""
-    if kind not in _HANDLERS:
-        raise ValueError(f"No handler resolves jobs of kind {kind!r}.")
-    store.lock_campaign(campaign_id)
-    last = Job.objects.filter(campaign_id=campaign_id).aggregate(last=Max("ordinal"))["last"]
-    job = Job.objects.create(
-        campaign_id=campaign_id,
-        ordinal=(last or 0) + 1,
-        kind=kind,
-        params=params,
-        requested_by_id=requested_by_id,
-        requested_at=timezone.now(),
-    )
-    transaction.on_commit(lambda: dispatch(job.id), robust=True)
-    return job
 
 
 def dispatch(job_id: uuid.UUID) -> None:
@@ -105,17 +57,9 @@ def run_job(job_id: uuid.UUID) -> Job | None:
             job = Job.objects.select_for_update().get(pk=job_id)
             if job.is_finished:
                 return job
-            if job.kind in _HANDLERS:
-                outcome = _HANDLERS[job.kind](job)
-                store.append(
-                    job.campaign_id,
-                    list(outcome.events),
-                    expected_versions=outcome.expected_versions,
-                    actor_id=job.requested_by_id,
-                    job_id=job.id,
-                    metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
-                )
-            else:
+            if not Event.objects.filter(job_id=job.id).exists():
+                # A job whose events are in the log already (its status lost by hand, a
+                # restored backup) is done: running it again would roll its dice a second time.
                 commands.run_job_command(job)
             job.status = Job.Status.SUCCEEDED
             job.finished_at = timezone.now()

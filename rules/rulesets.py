@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules.errors import RuleError
@@ -50,9 +50,10 @@ class RulesetDefinition:
 
     ``qualities`` are the quality names a roster may give a unit, worst first. ``unit_ratings``
     are the unit fields the ruleset rates units by besides quality (``leadership``, ``resolve``,
-    ...): a roster giving another ruleset's rating is refused. ``vehicle_armour`` says whether
-    roster vehicles carry armour dice. ``starting_confidence`` maps a unit's fatigue to the
-    confidence it starts a battle at.
+    ...): a roster giving another ruleset's rating is refused; ``required_ratings`` are those
+    every unit must have, and ``rating_names`` the words a named rating may take.
+    ``vehicle_armour`` says whether roster vehicles carry armour dice. ``starting_confidence``
+    maps a unit's fatigue to the confidence it starts a battle at.
     """
 
     code: str
@@ -60,6 +61,8 @@ class RulesetDefinition:
     options_type: type
     qualities: tuple[str, ...]
     unit_ratings: tuple[str, ...] = ()
+    required_ratings: tuple[str, ...] = ()
+    rating_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     vehicle_armour: bool = False
     starting_confidence: Callable[[str | None], str | None] = field(
         default=no_starting_confidence, compare=False

@@ -105,12 +105,3 @@ def job_accepted(request: Any, job: Job) -> Response:
     response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
     response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
     return response
-
-
-def command_outcome(request: Any, result: Job | list[StoredEvent]) -> Response:
-    """A command answered with table dice (201 and its events) or left to a job (202)."""
-    if isinstance(result, Job):
-        return job_accepted(request, result)
-    return Response(
-        {"events": [event_to_json(event) for event in result]}, status=status.HTTP_201_CREATED
-    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.fad.options import FaDOptions
-from rules.fad.scales import Quality
+from rules.fad.scales import Quality, Resolve
 from rules.rulesets import Ruleset, RulesetDefinition, register
 
 FAD = register(
@@ -13,5 +13,7 @@ FAD = register(
         options_type=FaDOptions,
         qualities=tuple(q.name.lower() for q in Quality),
         unit_ratings=("resolve",),
+        required_ratings=("resolve",),
+        rating_names={"resolve": tuple(r.name.lower() for r in Resolve)},
     )
 )

@@ -22,6 +22,7 @@ SG2 = register(
         options_type=SG2Options,
         qualities=tuple(q.name.lower() for q in Quality),
         unit_ratings=("leadership", "fatigue", "mission_motivation"),
+        required_ratings=("leadership",),
         vehicle_armour=True,
         starting_confidence=starting_confidence,
     )

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from campaigns import services
-from eventlog import jobs, store
+from eventlog import commands, jobs, store
+from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import RuleViolation
 from eventlog.models import Job
 from rules.dice import Die, seeded_face
@@ -68,7 +69,7 @@ def test_a_rerun_after_a_crash_rolls_the_same_dice(
         job = services.dice_request(campaign=campaign, die=12, count=3, purpose="x", actor=umpire)
     (event,) = jobs.job_events(job)
     # A worker that died before committing would resolve the job again with fresh dice.
-    rerun = services.job_dice(job)
+    rerun = services.server_dice(job.campaign_id, job.dice_namespace)
     assert [rerun.roll(Die.D12, "x").result for _ in range(3)] == [
         roll["result"] for roll in event.payload["rolls"]
     ]
@@ -103,14 +104,45 @@ def test_a_seed_must_be_64_hex_digits(umpire):
     assert (refused.value.code, refused.value.field) == ("campaign.bad_seed", "seed")
 
 
-def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(campaign, umpire):
-    @jobs.handler("tests.refused")
-    def refuse(job):
-        raise RuleViolation("casevac.over_capacity", "Too many wounded.", field="troopers")
+class _JobThatGoesWrong(Command[Params, None]):
+    """A command whose server-dice job the rules refuse, or whose code crashes."""
 
-    job = jobs.job_request(
-        campaign_id=campaign.id, kind="tests.refused", params={}, requested_by_id=umpire.pk
-    )
+    Params = Params
+    rolls_dice = True
+    failure: BaseException
+
+    def load(self, ctx: CommandContext, params: Params) -> None:
+        return None
+
+    def decide(self, ctx, state, params, dice) -> Decision:
+        if ctx.server_dice:
+            raise self.failure
+        return Decision([])
+
+
+@commands.command
+class _Refused(_JobThatGoesWrong):
+    name = "tests.refused"
+    failure = RuleViolation("casevac.over_capacity", "Too many wounded.", field="troopers")
+
+
+@commands.command
+class _Crashes(_JobThatGoesWrong):
+    name = "tests.crashes"
+    failure = RuntimeError("database went away")
+
+
+def _pending_job(campaign, umpire, name: str, capture) -> Job:
+    with capture(execute=False):
+        outcome = commands.run(name, campaign_id=campaign.id, params={}, actor_id=umpire.pk)
+    assert outcome.job is not None
+    return outcome.job
+
+
+def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(
+    campaign, umpire, django_capture_on_commit_callbacks
+):
+    job = _pending_job(campaign, umpire, "tests.refused", django_capture_on_commit_callbacks)
     before = store.last_sequence(campaign.id)
     jobs.run_job(job.id)
     job.refresh_from_db()
@@ -123,16 +155,11 @@ def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(campaig
     assert store.last_sequence(campaign.id) == before
 
 
-def test_a_crashing_job_is_retried_then_failed_for_good(campaign, umpire, settings):
+def test_a_crashing_job_is_retried_then_failed_for_good(
+    campaign, umpire, settings, django_capture_on_commit_callbacks
+):
     settings.MUSTER_JOB_MAX_ATTEMPTS = 2
-
-    @jobs.handler("tests.crashes")
-    def crash(job):
-        raise RuntimeError("database went away")
-
-    job = jobs.job_request(
-        campaign_id=campaign.id, kind="tests.crashes", params={}, requested_by_id=umpire.pk
-    )
+    job = _pending_job(campaign, umpire, "tests.crashes", django_capture_on_commit_callbacks)
     with pytest.raises(RuntimeError):
         jobs.run_job(job.id)
     job.refresh_from_db()
@@ -150,9 +177,9 @@ def test_an_unknown_job_is_ignored():
     assert jobs.run_job(uuid.uuid4()) is None
 
 
-def test_requesting_a_job_nobody_handles_is_a_programming_error(campaign):
-    with pytest.raises(ValueError, match="No handler"):
-        jobs.job_request(campaign_id=campaign.id, kind="tests.nobody", params={}, requested_by_id=1)
+def test_running_a_command_nobody_declared_is_a_programming_error(campaign):
+    with pytest.raises(LookupError, match=r"tests\.nobody"):
+        commands.run("tests.nobody", campaign_id=campaign.id, params={}, actor_id=1)
 
 
 def test_the_sweep_redispatches_jobs_whose_message_was_lost(campaign, umpire, settings):

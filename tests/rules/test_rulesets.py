@@ -27,6 +27,11 @@ def test_each_ruleset_lists_its_qualities_worst_first_and_its_unit_ratings():
     assert definition("fad").qualities == ("rabble", "conscript", "regular", "elite")
     assert definition("sg2").unit_ratings == ("leadership", "fatigue", "mission_motivation")
     assert definition("fad").unit_ratings == ("resolve",)
+    assert definition("sg2").required_ratings == ("leadership",)
+    assert definition("fad").required_ratings == ("resolve",)
+    assert definition("fad").rating_names == {
+        "resolve": ("reluctant", "uncertain", "steady", "determined")
+    }
     assert (definition("sg2").vehicle_armour, definition("fad").vehicle_armour) == (True, False)
 
 
