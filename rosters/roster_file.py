@@ -34,7 +34,7 @@ from pydantic import (
 
 from rosters.vocabulary import CommandLevel, TrooperRole, UnitKind, UnitStatus, VehicleState
 from rules.fad import scales as fad_scales
-from rules.rulesets import Ruleset
+from rules.rulesets import RulesetDefinition, definition, definitions
 from rules.sg2 import scales as sg2_scales
 
 __all__ = [
@@ -63,9 +63,6 @@ MOTIVATIONS = tuple(m.name.lower() for m in sg2_scales.MissionMotivation)
 COMMAND_LEVELS = tuple(level.name.lower() for level in CommandLevel)
 ARMOUR_DICE = (4, 6, 8, 10, 12)
 
-# "regular" and "elite" are in both lists, so only the other names can be from the wrong ruleset.
-_QUALITY_NAMES = {Ruleset.SG2: SG2_QUALITIES, Ruleset.FAD: FAD_QUALITIES}
-
 # Fields that describe the men of a unit; a formation has none of its own (its units do).
 _FORMATION_FORBIDDEN = (
     "quality",
@@ -75,8 +72,6 @@ _FORMATION_FORBIDDEN = (
     "mission_motivation",
     "toe_strength",
 )
-_SG2_ONLY_FIELDS = ("leadership", "fatigue", "mission_motivation")
-_FAD_ONLY_FIELDS = ("resolve",)
 
 
 def _command_level_by_name(value: object) -> object:
@@ -700,9 +695,9 @@ class _TreeCheck:
     when another part of the file has failed the models' checks.
     """
 
-    def __init__(self, ruleset: Ruleset, line_of: Callable[[Path], int | None]) -> None:
+    def __init__(self, ruleset: RulesetDefinition, line_of: Callable[[Path], int | None]) -> None:
         self.ruleset = ruleset
-        self.other = Ruleset.FAD if ruleset is Ruleset.SG2 else Ruleset.SG2
+        self.others = [d for d in definitions() if d.code != ruleset.code]
         self.line_of = line_of
         self.findings: list[_Finding] = []
         self.keys: dict[str, Path] = {}
@@ -714,12 +709,13 @@ class _TreeCheck:
 
     def run(self, data: Mapping[str, Any]) -> list[_Finding]:
         written_for = data.get("ruleset")
-        if written_for in (Ruleset.SG2.value, Ruleset.FAD.value) and written_for != self.ruleset:
+        other = next((d for d in self.others if d.code == written_for), None)
+        if other is not None:
             self.add(
                 ("ruleset",),
                 "roster.wrong_ruleset",
-                f"This roster is written for {Ruleset(written_for).label} ({written_for}), "
-                f"but the campaign plays {self.ruleset.label} ({self.ruleset.value}).",
+                f"This roster is written for {other.label} ({other.code}), "
+                f"but the campaign plays {self.ruleset.label} ({self.ruleset.code}).",
             )
         self.units(data.get("units"), ())
         self.resolve_attachments()
@@ -751,7 +747,7 @@ class _TreeCheck:
         else:
             self.ruleset_fields(unit, path, called, kind, given)
             self.leaders(unit, path, called)
-        if self.ruleset is Ruleset.SG2:
+        if self.ruleset.vehicle_armour:
             self.vehicle_armour(unit, path)
         self.units(unit.get("units"), path)
 
@@ -798,19 +794,18 @@ class _TreeCheck:
         kind: UnitKind | None,
         given: set[str],
     ) -> None:
-        sg2 = self.ruleset is Ruleset.SG2
         label = self.ruleset.label
-        for field in _FAD_ONLY_FIELDS if sg2 else _SG2_ONLY_FIELDS:
+        for field, owner in self.foreign_ratings().items():
             if field in given:
                 self.add(
                     (*path, field),
                     "roster.wrong_ruleset",
-                    f"{field} is a {self.other.label} value; a {label} roster does not use it.",
+                    f"{field} is a {owner.label} value; a {label} roster does not use it.",
                 )
         # Without a valid kind it is unknown whether the unit is a formation, so nothing is
         # required of it yet; the kind's own problem is reported.
         if kind is not None:
-            for field in ("quality", "leadership" if sg2 else "resolve"):
+            for field in ("quality", *self.ruleset.required_ratings):
                 if field not in given:
                     self.add(
                         (*path, field),
@@ -818,11 +813,27 @@ class _TreeCheck:
                         f"{called} needs a {field}: every {label} unit that is not a formation "
                         "has one.",
                     )
-        self.named_value(
-            unit, path, "quality", _QUALITY_NAMES[self.ruleset], _QUALITY_NAMES[self.other]
-        )
-        if not sg2:
-            self.named_value(unit, path, "resolve", FAD_RESOLVES, ())
+        self.named_value(unit, path, "quality", self.ruleset.qualities)
+        for rating, names in self.ruleset.rating_names.items():
+            self.named_value(unit, path, rating, names)
+
+    def foreign_ratings(self) -> dict[str, RulesetDefinition]:
+        """Unit ratings other rulesets use and this one does not, and whose they are."""
+        own = set(self.ruleset.unit_ratings)
+        return {
+            field: other
+            for other in reversed(self.others)
+            for field in other.unit_ratings
+            if field not in own
+        }
+
+    def owner_of(self, field: str, value: str) -> RulesetDefinition | None:
+        """Another ruleset whose ``field`` (a quality, a rating) can be ``value``."""
+        for other in self.others:
+            names = other.qualities if field == "quality" else other.rating_names.get(field, ())
+            if value in names:
+                return other
+        return None
 
     def named_value(
         self,
@@ -830,16 +841,14 @@ class _TreeCheck:
         path: Path,
         field: str,
         allowed: Sequence[str],
-        elsewhere: Sequence[str],
     ) -> None:
         value = unit.get(field)
         if not isinstance(value, str) or value in allowed:
             return
         label = self.ruleset.label
-        if value in elsewhere:
-            message = (
-                f'"{value}" is a {self.other.label} {field}; {label} uses {_or_list(allowed)}.'
-            )
+        owner = self.owner_of(field, value)
+        if owner is not None:
+            message = f'"{value}" is a {owner.label} {field}; {label} uses {_or_list(allowed)}.'
             self.add((*path, field), "roster.wrong_ruleset", message)
         elif value.lower() in allowed:
             message = f'The {field} "{value}" must be written in lower case: "{value.lower()}".'
@@ -911,7 +920,7 @@ def parse_roster(text: str, *, ruleset: str, source: str = "<roster>") -> ForceS
     ``text`` is JSON if it starts with "{", YAML otherwise. ``source`` names the file in error
     messages. Raises :class:`RosterFileError` listing every problem, ordered by line.
     """
-    campaign_ruleset = Ruleset(ruleset)
+    campaign_ruleset = definition(ruleset)
     text = text.removeprefix("\ufeff")
     lines = _Lines()
     findings: list[_Finding] = []
@@ -937,11 +946,15 @@ def parse_roster(text: str, *, ruleset: str, source: str = "<roster>") -> ForceS
 
 def validate_roster(data: object, *, ruleset: str, source: str = "<roster>") -> ForceSpec:
     """Check a roster already read into Python data (lines are then unknown)."""
-    return _validate(data, Ruleset(ruleset), _Lines(), [], source)
+    return _validate(data, definition(ruleset), _Lines(), [], source)
 
 
 def _validate(
-    data: object, ruleset: Ruleset, lines: _Lines, findings: list[_Finding], source: str
+    data: object,
+    ruleset: RulesetDefinition,
+    lines: _Lines,
+    findings: list[_Finding],
+    source: str,
 ) -> ForceSpec:
     spec: ForceSpec | None = None
     try:
