@@ -21,9 +21,7 @@ from rosters import events
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.dice import DiceSource
-from rules.fad.scales import Quality as FaDQuality
-from rules.rulesets import Ruleset
-from rules.sg2.scales import Quality as SG2Quality
+from rules.rulesets import definition
 
 
 def stream(kind: str, entity_id: Any) -> str:
@@ -106,8 +104,7 @@ class OnUnit(Command[Any, Any]):
 
 
 def _quality_names(ruleset: str) -> list[str]:
-    scale = SG2Quality if ruleset == Ruleset.SG2 else FaDQuality
-    return [q.name.lower() for q in scale]
+    return list(definition(ruleset).qualities)
 
 
 class QualityParams(UnitParams):
@@ -159,10 +156,11 @@ class UnitLeadershipSet(OnUnit):
         require_reason(params.reason)
         unit = state.unit
         fighting_unit(unit)
-        if state.ruleset != Ruleset.SG2:
+        ruleset = definition(state.ruleset)
+        if "leadership" not in ruleset.unit_ratings:
             raise CommandError(
                 "unit.no_leadership",
-                "Fast and Dirty units have no leadership value.",
+                f"{ruleset.label} units have no leadership value.",
                 field="leadership",
             )
         if not 1 <= params.leadership <= 3:

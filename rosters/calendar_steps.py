@@ -9,7 +9,7 @@ from rosters import events
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperStatus, UnitStatus
 from rules.options import parse_options
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 from rules.sg2.campaign import Location
 from rules.sg2.recovery import rest_and_recovery
 from rules.sg2.scales import Fatigue
@@ -42,7 +42,7 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
 def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
     """SG2 P.61: out of the line, fatigue recovers a level every 2 days (doubled in the field);
     a withdrawn unit is fit again once it has recovered a level."""
-    if campaign.ruleset != Ruleset.SG2:
+    if not definition(campaign.ruleset).has("rest_and_recovery"):
         return []
     options = parse_options(campaign.ruleset, campaign.options)
     resting = Unit.objects.filter(campaign_id=campaign.id, status__in=list(RESTING)).exclude(

@@ -32,7 +32,7 @@ from rosters.roster_file import (
 )
 from rosters.vocabulary import UnitKind
 from rules.dice import DiceSource
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 
 
 class RosterRejected(CommandError):
@@ -129,14 +129,14 @@ class ForceImport(Command[ForceImportParams, CampaignState]):
             source=params.source[:200],
         )
         new = [NewEvent.of(raised, stream=f"force:{force_id}")]
-        sg2 = state.ruleset == Ruleset.SG2
+        ratings = frozenset(definition(state.ruleset).unit_ratings)
         placed = list(_walk(spec.units))
         ids = {p.path: ctx.new_id(p.path) for p in placed}
         by_key = {p.spec.key: ids[p.path] for p in placed if p.spec.key}
         for unit in placed:
             unit_id = ids[unit.path]
             parent_id = ids[unit.parent_path] if unit.parent_path else None
-            payload = _unit_raised(unit, unit_id, parent_id, force_id, sg2, by_key)
+            payload = _unit_raised(unit, unit_id, parent_id, force_id, ratings, by_key)
             new.append(NewEvent.of(payload, stream=f"unit:{unit_id}"))
             for index, trooper in enumerate(unit.spec.troopers):
                 trooper_id = ctx.new_id(f"{unit.path}.troopers[{index}]")
@@ -154,12 +154,16 @@ def _unit_raised(
     unit_id: uuid.UUID,
     parent_id: uuid.UUID | None,
     force_id: uuid.UUID,
-    sg2: bool,
+    ratings: frozenset[str],
     by_key: dict[str, uuid.UUID],
 ) -> events.UnitRaised:
     spec = unit.spec
-    # Formations have no fatigue or motivation of their own; each ruleset keeps its own scales.
-    fighting = sg2 and not UnitKind(spec.kind).is_formation
+    # Formations have no ratings of their own (their units do); each ruleset keeps its own.
+    formation = UnitKind(spec.kind).is_formation
+
+    def rating(name: str) -> Any:
+        return getattr(spec, name) if name in ratings and not formation else None
+
     return events.UnitRaised(
         unit_id=unit_id,
         force_id=force_id,
@@ -169,10 +173,10 @@ def _unit_raised(
         kind=spec.kind,
         level=int(spec.level) if spec.level is not None else None,
         quality=spec.quality,
-        leadership=spec.leadership if sg2 else None,
-        resolve=None if sg2 else spec.resolve,
-        fatigue=spec.fatigue if fighting else None,
-        mission_motivation=spec.mission_motivation if fighting else None,
+        leadership=rating("leadership"),
+        resolve=rating("resolve"),
+        fatigue=rating("fatigue"),
+        mission_motivation=rating("mission_motivation"),
         toe_strength=spec.toe_strength if spec.toe_strength is not None else len(spec.troopers),
         specialists=list(spec.specialists),
         status=spec.status,

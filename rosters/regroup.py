@@ -22,7 +22,7 @@ from rosters.adjustments import (
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperStatus
 from rules.options import parse_options
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 from rules.sg2.command import RegroupingUnit, regroup
 from rules.sg2.scales import Fatigue
 from rules.sg2.scales import Quality as SG2Quality
@@ -88,7 +88,7 @@ class UnitsRegroup(OnUnit):
     def check(self, ctx: CommandContext, state: RegroupState, params: RegroupParams) -> None:
         require_reason(params.reason)
         unit, other = state.unit, state.other
-        if state.ruleset != Ruleset.SG2:
+        if not definition(state.ruleset).has("regroup"):
             raise CommandError(
                 "regroup.not_in_ruleset", "Regrouping is a Stargrunt II rule.", field="with_unit_id"
             )

@@ -53,7 +53,9 @@ class RulesetDefinition:
     ...): a roster giving another ruleset's rating is refused; ``required_ratings`` are those
     every unit must have, and ``rating_names`` the words a named rating may take.
     ``vehicle_armour`` says whether roster vehicles carry armour dice. ``starting_confidence``
-    maps a unit's fatigue to the confidence it starts a battle at.
+    maps a unit's fatigue to the confidence it starts a battle at. ``procedures`` names the
+    between-battle procedures of the book that the service offers for it (``regroup``,
+    ``platoon_replacements``, ``rest_and_recovery``).
     """
 
     code: str
@@ -64,12 +66,17 @@ class RulesetDefinition:
     required_ratings: tuple[str, ...] = ()
     rating_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     vehicle_armour: bool = False
+    procedures: frozenset[str] = frozenset()
     starting_confidence: Callable[[str | None], str | None] = field(
         default=no_starting_confidence, compare=False
     )
 
     def __str__(self) -> str:
         return self.code
+
+    def has(self, procedure: str) -> bool:
+        """Whether the ruleset's book has this between-battle procedure."""
+        return procedure in self.procedures
 
 
 _DEFINITIONS: dict[str, RulesetDefinition] = {}

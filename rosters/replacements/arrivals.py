@@ -16,7 +16,7 @@ from rosters.models import Trooper, Unit
 from rosters.replacements.events import ReplacementsArrived
 from rosters.replacements.ledger import Pending, pending_arrivals
 from rosters.vocabulary import TrooperRole, UnitStatus
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 
 NewId = Callable[[str], uuid.UUID]
 
@@ -93,7 +93,7 @@ def _fresh_id(label: str) -> uuid.UUID:
 def replacements_arrive(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
     """SG2 P.61: assigned replacements join their squad once their day comes, before anything
     else the day brings, so they rest with the squad from then on."""
-    if campaign.ruleset != Ruleset.SG2:
+    if not definition(campaign.ruleset).has("platoon_replacements"):
         return []
     pending, arrived = pending_arrivals(campaign.id)
     due = sorted(

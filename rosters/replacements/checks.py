@@ -25,7 +25,7 @@ from rosters.replacements.ledger import (
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.dice import DiceSource, Roll
 from rules.options import parse_options
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 from rules.sg2.replacements import (
     ReplacementError,
     SquadAssignment,
@@ -89,7 +89,7 @@ def load_platoon(
 
 def require_platoon(state: PlatoonState) -> None:
     platoon = state.platoon
-    if state.ruleset != Ruleset.SG2:
+    if not definition(state.ruleset).has("platoon_replacements"):
         raise CommandError(
             "replacements.not_in_ruleset",
             "Replacement rolls per platoon are a Stargrunt II rule (P.60).",

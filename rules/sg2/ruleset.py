@@ -24,6 +24,8 @@ SG2 = register(
         unit_ratings=("leadership", "fatigue", "mission_motivation"),
         required_ratings=("leadership",),
         vehicle_armour=True,
+        # P.17 regrouping, P.60-61 replacements per platoon, P.61 rest and recovery.
+        procedures=frozenset({"regroup", "platoon_replacements", "rest_and_recovery"}),
         starting_confidence=starting_confidence,
     )
 )

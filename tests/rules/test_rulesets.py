@@ -35,6 +35,15 @@ def test_each_ruleset_lists_its_qualities_worst_first_and_its_unit_ratings():
     assert (definition("sg2").vehicle_armour, definition("fad").vehicle_armour) == (True, False)
 
 
+def test_the_between_battle_procedures_each_book_has():
+    """SG2 P.17 regrouping, P.60-61 replacements per platoon and rest and recovery; FaD replaces
+    losses in its after-action (p.64-66) and has none of these."""
+    sg2, fad = definition("sg2"), definition("fad")
+    for procedure in ("regroup", "platoon_replacements", "rest_and_recovery"):
+        assert sg2.has(procedure)
+        assert not fad.has(procedure)
+
+
 @pytest.mark.parametrize(
     ("fatigue", "confidence"),
     [
