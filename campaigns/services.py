@@ -29,8 +29,9 @@ from eventlog.errors import CommandError, StateConflict
 from eventlog.models import Job
 from eventlog.store import StoredEvent
 from rules.dice import DiceSource, SeededDice, seed_commitment
+from rules.errors import RuleError
 from rules.options import OptionsError, options_to_dict, parse_options
-from rules.rulesets import Ruleset
+from rules.rulesets import Ruleset, RulesetDefinition, definition, definitions
 
 # Campaign ids derived from a client's Idempotency-Key live in this namespace (uuid5).
 CAMPAIGN_IDS = uuid.UUID("6d2f6a53-7d0e-4c43-9a4b-4f3c1a3d7e21")
@@ -111,7 +112,7 @@ class CampaignCreate(Command[CampaignCreateParams, NewCampaign]):
         created = CampaignCreated(
             campaign_id=ctx.campaign_id,
             name=params.name.strip(),
-            ruleset=ruleset.value,
+            ruleset=ruleset.code,
             options=options,
             umpire_id=state.umpire_id,
             umpire_username=state.umpire_username,
@@ -122,15 +123,15 @@ class CampaignCreate(Command[CampaignCreateParams, NewCampaign]):
         )
 
 
-def _options_of(params: CampaignCreateParams) -> tuple[Ruleset, dict[str, Any]]:
+def _options_of(params: CampaignCreateParams) -> tuple[RulesetDefinition, dict[str, Any]]:
     """The chosen ruleset and its options, every one of them, validated."""
     try:
-        chosen = Ruleset(params.ruleset)
-    except ValueError:
+        chosen = definition(params.ruleset)
+    except RuleError:
         raise CommandError(
             "campaign.unknown_ruleset",
             f"Unknown ruleset {params.ruleset!r}: choose one of "
-            + ", ".join(r.value for r in Ruleset)
+            + ", ".join(d.code for d in definitions())
             + ".",
             field="ruleset",
         ) from None

@@ -55,7 +55,7 @@ class RulesetDefinition:
     ``vehicle_armour`` says whether roster vehicles carry armour dice. ``starting_confidence``
     maps a unit's fatigue to the confidence it starts a battle at. ``procedures`` names the
     between-battle procedures of the book that the service offers for it (``regroup``,
-    ``platoon_replacements``, ``rest_and_recovery``).
+    ``platoon_replacements``, ``rest_and_recovery``, ``campaign_points``).
     """
 
     code: str
@@ -103,16 +103,16 @@ def unregister(code: str) -> None:
 def _load_built_in() -> None:
     if not _BUILT_IN_LOADED.is_set():
         # Imported here: the ruleset packages import this module.
-        import rules.fad.ruleset
-        import rules.sg2.ruleset  # noqa: F401
+        import rules.sg2.ruleset  # noqa: I001 - the first ruleset Muster had comes first
+        import rules.fad.ruleset  # noqa: F401
 
         _BUILT_IN_LOADED.set()
 
 
 def definitions() -> list[RulesetDefinition]:
-    """Every ruleset a campaign can be created under, by code."""
+    """Every ruleset a campaign can be created under, in the order they were registered."""
     _load_built_in()
-    return [_DEFINITIONS[code] for code in sorted(_DEFINITIONS)]
+    return list(_DEFINITIONS.values())
 
 
 def definition(code: str | Ruleset | RulesetDefinition) -> RulesetDefinition:
@@ -122,7 +122,7 @@ def definition(code: str | Ruleset | RulesetDefinition) -> RulesetDefinition:
     _load_built_in()
     found = _DEFINITIONS.get(str(code))
     if found is None:
-        known = ", ".join(sorted(_DEFINITIONS))
+        known = ", ".join(_DEFINITIONS)
         raise RuleError(
             "ruleset.unknown", f"Unknown ruleset {str(code)!r}: known rulesets are {known}."
         )

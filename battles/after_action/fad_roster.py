@@ -22,14 +22,11 @@ from rosters import events as roster_events
 from rosters.models import Force, Trooper, Unit
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.fad.scales import Quality, Resolve
-from rules.rulesets import Ruleset
-
-# The rulesets whose campaigns spend points and roll reinforcements this way.
-FAD_RULESETS = (Ruleset.FAD.value,)
-
+from rules.rulesets import definition
 
 def require_fad(campaign: Campaign, what: str) -> None:
-    if str(campaign.ruleset) not in FAD_RULESETS:
+    """Campaign points and reinforcements are the FaD book's (p.66); refuse them elsewhere."""
+    if not definition(campaign.ruleset).has("campaign_points"):
         raise CommandError(
             "fad.not_in_ruleset",
             f"{what} is a Fast and Dirty rule; this campaign plays {campaign.ruleset}.",

@@ -24,8 +24,8 @@ from eventlog.api.commands import execute
 from eventlog.api.serializers import JobSerializer, event_to_json
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError
+from rules import rulesets
 from rules.options import options_schema
-from rules.rulesets import Ruleset
 
 
 class CampaignOutputSerializer(serializers.Serializer):
@@ -44,8 +44,16 @@ class CampaignOutputSerializer(serializers.Serializer):
 
 class CampaignInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    ruleset = serializers.ChoiceField(choices=[r.value for r in Ruleset], default="sg2")
+    ruleset = serializers.CharField(
+        max_length=20, default="sg2", help_text="The code of a ruleset listed by /rulesets/."
+    )
     options = serializers.DictField(required=False, default=dict)
+
+    def validate_ruleset(self, value: str) -> str:
+        # Looked up when asked, not when the module loads: rulesets can be registered later.
+        if value not in {d.code for d in rulesets.definitions()}:
+            raise serializers.ValidationError(f'"{value}" is not a valid choice.', "invalid_choice")
+        return value
 
 
 def _campaign_json(row: dict, role: str | None = None) -> dict:
@@ -287,8 +295,8 @@ class RulesetListApi(APIView):
         return Response(
             RulesetSerializer(
                 [
-                    {"name": r.value, "label": r.label, "options_schema": options_schema(r)}
-                    for r in Ruleset
+                    {"name": r.code, "label": r.label, "options_schema": options_schema(r)}
+                    for r in rulesets.definitions()
                 ],
                 many=True,
             ).data

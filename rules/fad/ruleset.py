@@ -15,5 +15,7 @@ FAD = register(
         unit_ratings=("resolve",),
         required_ratings=("resolve",),
         rating_names={"resolve": tuple(r.name.lower() for r in Resolve)},
+        # p.66: campaign points bought between battles, reinforcements among them.
+        procedures=frozenset({"campaign_points"}),
     )
 )

@@ -15,7 +15,7 @@ from rules.sg2.options import SG2Options
 
 
 def test_the_built_in_rulesets_are_registered_by_their_codes():
-    assert [d.code for d in rulesets.definitions()] == ["fad", "sg2"]
+    assert [d.code for d in rulesets.definitions()] == ["sg2", "fad"]
     assert definition(Ruleset.SG2).options_type is SG2Options
     assert definition("fad").options_type is FaDOptions
     assert str(definition("sg2")) == "sg2"
@@ -42,6 +42,8 @@ def test_the_between_battle_procedures_each_book_has():
     for procedure in ("regroup", "platoon_replacements", "rest_and_recovery"):
         assert sg2.has(procedure)
         assert not fad.has(procedure)
+    assert fad.has("campaign_points")
+    assert not sg2.has("campaign_points")
 
 
 @pytest.mark.parametrize(
@@ -68,7 +70,7 @@ def test_an_unknown_ruleset_is_refused_with_the_known_ones_listed():
     with pytest.raises(RuleError) as refused:
         definition("gw40k")
     assert refused.value.code == "ruleset.unknown"
-    assert "fad, sg2" in refused.value.message
+    assert "sg2, fad" in refused.value.message
 
 
 @dataclasses.dataclass(frozen=True)
