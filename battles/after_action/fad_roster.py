@@ -24,6 +24,7 @@ from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.fad.scales import Quality, Resolve
 from rules.rulesets import definition
 
+
 def require_fad(campaign: Campaign, what: str) -> None:
     """Campaign points and reinforcements are the FaD book's (p.66); refuse them elsewhere."""
     if not definition(campaign.ruleset).has("campaign_points"):
