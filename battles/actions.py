@@ -160,6 +160,13 @@ def battle_action(cls: type[BattleAction]) -> type[BattleAction]:
     return cls
 
 
+def unregister_battle_action(cls: type[BattleAction]) -> None:
+    """Withdraw a battle action from every ruleset (for tests that declare one of their own)."""
+    for ruleset in cls.rulesets:
+        ACTIONS.pop((str(ruleset), cls.action), None)
+    commands.unregister(cls.name)
+
+
 def action_command(ruleset: str, action: str) -> str:
     """The command that performs ``action`` in a campaign of ``ruleset``, or a refusal."""
     found = ACTIONS.get((ruleset, action))

@@ -36,7 +36,9 @@ class CampaignCreated(EventPayload):
 
     campaign_id: uuid.UUID
     name: str = Field(min_length=1, max_length=200)
-    ruleset: Literal["sg2", "fad"]
+    ruleset: str = Field(
+        min_length=1, max_length=10, description="The code of a registered ruleset (sg2, fad)."
+    )
     options: dict[str, object]
     umpire_id: int
     umpire_username: str = Field(

@@ -10,7 +10,7 @@ from campaigns.models import Campaign, CampaignHistoryEntry, DiceTrayRoll, Journ
 from eventlog.events import VOIDED
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
-from rules.rulesets import Ruleset
+from rules.rulesets import definition
 
 # Declared by the eventlog app. Handled by name so this module does not import it: a log can only
 # hold such events once the type is in the catalogue, and until then the step never runs.
@@ -102,7 +102,7 @@ class CampaignProjection(Projection):
             },
         )
         creator = username or f"user {payload['umpire_id']}"
-        ruleset = Ruleset(payload["ruleset"]).label
+        ruleset = definition(payload["ruleset"]).label
         _history(rows, event, f"Campaign created by {creator} with the {ruleset} ruleset")
 
     @Projection.handles("campaigns.OptionsChanged")

@@ -142,6 +142,11 @@ def command(cls: type[Command[Any, Any]]) -> type[Command[Any, Any]]:
     return cls
 
 
+def unregister(name: str) -> None:
+    """Withdraw a command (for tests that declare one of their own)."""
+    _COMMANDS.pop(name, None)
+
+
 def get(name: str) -> Command[Any, Any]:
     """The command registered as ``name``. Code names commands, so an unknown one is a bug."""
     try:
