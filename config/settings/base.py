@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "rosters",
     "battles",
     "pages",
+    "demo",
 ]
 
 MIDDLEWARE = [
