@@ -14,6 +14,7 @@ class RostersConfig(AppConfig):
             calendar_steps,
             events,
             force_import,
+            in_battle,
             moves,
             projections,
             regroup,

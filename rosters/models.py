@@ -145,3 +145,23 @@ class TrooperRecordEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class RosterBattle(models.Model):
+    """A battle as the rosters know it, folded from ``battles.BattlePlanned``: its name for the
+    lines of histories and service records, and who is aboard each side's casevac, so a
+    departing casevac is told in the history of the unit that loaded each man. The rosters keep
+    their own copy rather than read the battles' tables (DESIGN §2, ownership)."""
+
+    id = models.UUIDField(primary_key=True)  # the battle's id
+    campaign_id = models.UUIDField(db_index=True)
+    name = models.CharField(max_length=200)
+    casevac_aboard = models.JSONField(
+        default=dict, help_text="Per side of the battle: trooper id -> the unit that loaded him."
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -68,7 +68,7 @@ def service_record(
     )
 
 
-def _next_order(rows: Rows, unit_id: Any) -> int:
+def next_order(rows: Rows, unit_id: Any) -> int:
     members = rows.find(Trooper, unit_id=unit_id)
     return max((m["order"] for m in members), default=-1) + 1
 
@@ -247,7 +247,7 @@ class RosterProjection(Projection):
         source = rows.get(Unit, trooper["unit_id"])
         source_name = source["name"] if source else "a disbanded unit"
         rows.update(
-            Trooper, p["trooper_id"], unit_id=p["to_unit_id"], order=_next_order(rows, target["id"])
+            Trooper, p["trooper_id"], unit_id=p["to_unit_id"], order=next_order(rows, target["id"])
         )
         service_record(
             rows,
@@ -320,7 +320,7 @@ class RosterProjection(Projection):
             leadership=p["leadership"],
             fatigue=p["fatigue"],
         )
-        order = _next_order(rows, unit["id"])
+        order = next_order(rows, unit["id"])
         for offset, trooper_id in enumerate(p["trooper_ids"]):
             trooper = rows.get(Trooper, trooper_id)
             if trooper is None:
