@@ -14,4 +14,5 @@ class BattlesConfig(AppConfig):
             medical,
             morale,
             projections,
+            review,
         )

@@ -14,7 +14,7 @@ api_v1 = [
     path("", include("battles.api.after_action_urls")),
     path("", include("battles.api.fad_urls")),
     path("", include("rosters.api.between_urls")),
-    path("", include("rosters.api.review_urls")),
+    path("", include("battles.api.review_urls")),
     path(
         "campaigns/<uuid:campaign_id>/voids/",
         CampaignVoidsApi.as_view(),

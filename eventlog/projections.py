@@ -289,6 +289,9 @@ class Projection:
 
     name: str = ""
     version: int = 1
+    # Projections fold each event in turn, by ``order`` then name: one that reads the rows
+    # others write for the same event (a review of them) sets a higher order.
+    order: int = 0
     models: tuple[type[models.Model], ...] = ()
     steps: dict[str, Step]
 
@@ -329,7 +332,8 @@ def register(projection_class: type[Projection]) -> type[Projection]:
 
 
 def registered() -> list[Projection]:
-    return [_PROJECTIONS[name] for name in sorted(_PROJECTIONS)]
+    """The projections in the order they fold each event: by ``order``, then by name."""
+    return sorted(_PROJECTIONS.values(), key=lambda p: (p.order, p.name))
 
 
 def get(name: str) -> Projection:

@@ -1,7 +1,7 @@
 """Reading pages for forces, units, troopers and battles.
 
 Every page reads through the same selectors as the API (``rosters.selectors``,
-``rosters.review``, ``battles.selectors``) with the same permissions: any member of the campaign
+``battles.review``, ``battles.selectors``) with the same permissions: any member of the campaign
 reads, a player sees other players' forces only as ``readable_forces`` allows, and anyone else
 is told the campaign does not exist. Force, unit and trooper pages can show the roster as it
 stood at any point of the log (``?as_of=`` or ``?as_of_battle=&side=``), folded by
@@ -21,12 +21,12 @@ from django.shortcuts import render
 
 from battles.models import Battle
 from battles.projections import dice_text
+from battles.review import battle_casualties, unit_progression
 from battles.selectors import battle_detail, battle_log, battles_of
 from campaigns.models import Campaign, Membership
 from eventlog.errors import CommandError, NotFound, PermissionDenied
 from pages.access import is_umpire, member
 from pages.charts import Point, line_chart
-from rosters.review import battle_casualties, unit_progression
 from rosters.selectors import (
     CurrentRoster,
     RosterView,

@@ -11,11 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from battles.models import Battle
+from battles.review import hospital_list
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_for_user
 from pages.access import is_umpire, member
 from rosters.models import Force, Trooper, Unit
-from rosters.review import hospital_list
 from rosters.selectors import readable_forces
 from rosters.vocabulary import TrooperStatus, UnitKind
 

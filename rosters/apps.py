@@ -6,8 +6,6 @@ class RostersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        import rosters.review  # noqa: F401
-
         # The commands register themselves when imported, so a worker can run their jobs.
         from rosters import (  # noqa: F401
             adjustments,

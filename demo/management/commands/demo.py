@@ -18,6 +18,7 @@ from battles import actions
 from battles import services as battles
 from battles.after_action import after_action_resolve
 from battles.models import Battle, Participant
+from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
 from campaigns.models import Campaign, Membership
@@ -28,7 +29,6 @@ from rosters import selectors
 from rosters import services as rosters
 from rosters.models import Force, Trooper, Unit
 from rosters.replacements import platoon_ledger, replacements_assign, replacements_request
-from rosters.review import battle_casualties
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DEMO_USERNAME = "umpire"

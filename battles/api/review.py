@@ -9,10 +9,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from battles import review
 from battles.models import Battle
 from campaigns.selectors import membership_get
 from eventlog.errors import NotFound
-from rosters import review
 from rosters.models import Unit
 from rosters.selectors import check_force_readable
 

@@ -1,10 +1,10 @@
-"""Routes for reviewing a campaign (views in ``rosters/api/review.py``)."""
+"""Routes for reviewing a campaign (views in ``battles/api/review.py``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from rosters.api import review
+from battles.api import review
 
 urlpatterns = [
     path(

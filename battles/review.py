@@ -6,6 +6,7 @@ The progression, strength and casualty views are a fold of the whole log like ev
 model, run on top of the registered projections so that each step sees the troopers and units as
 they stood right after the event: a change of strength is caught whatever event caused it
 (casualties, treatment, casevac, recovery, transfers, replacements, returns from hospital).
+It reads the battles' and the rosters' rows, so it lives with battles, the app above both.
 Their rows are kept in memory and in the as-of snapshots (``eventlog.projections.fold_as_of``),
 not in tables of their own: a request folds only the events since the latest snapshot. The
 hospital list is read straight from the roster's trooper table.
@@ -70,8 +71,9 @@ class ReviewProjection(Projection):
     """Quality and strength per unit after each event that changed them, and the state each
     trooper was left in by each battle. Folded after every other projection, for every event."""
 
-    name = "rosters.review"
+    name = "battles.review"
     version = 1
+    order = 10  # after the projections whose rows it reviews
 
     def apply(self, rows: Rows, event: StoredEvent) -> None:
         p = event.payload
