@@ -15,7 +15,7 @@ from pathlib import Path
 from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("battles", "campaigns", "config", "eventlog", "pages", "rosters", "rules", "bench")
+APPS = ("battles", "campaigns", "config", "eventlog", "pages", "rosters", "rules", "bench", "demo")
 
 # Still to move into rosters/: the after-action steps write roster rows from battles' modules
 # (being restructured elsewhere). Empty this as they move; nothing new belongs here.
@@ -123,6 +123,77 @@ def test_the_check_sees_a_roster_write():
         "x.py:6 calls service_record()",
         "x.py:7 calls unit_history()",
     ]
+
+
+# The layers of docs/architecture.md, lowest first: an app imports only apps below it.
+LAYERS = ("rules", "eventlog", "campaigns", "rosters", "battles", ("pages", "demo"))
+TOP = ("config", "bench")  # they wire or measure everything
+
+
+def _layer_of(app: str) -> int:
+    for index, layer in enumerate(LAYERS):
+        if app == layer or app in layer:
+            return index
+    return len(LAYERS)
+
+
+def _app_imports() -> dict[str, set[str]]:
+    """Each app's imports of the other apps, wherever they stand in a module (a function-level
+    import is as much a dependency as a top-level one)."""
+    apps_ = {a for layer in LAYERS for a in ((layer,) if isinstance(layer, str) else layer)}
+    found: dict[str, set[str]] = {app: set() for app in apps_ | set(TOP)}
+    where: dict[tuple[str, str], str] = {}
+    for relative, tree in _modules():
+        app = relative.partition("/")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                other = name.partition(".")[0]
+                if other in found and other != app:
+                    found[app].add(other)
+                    where.setdefault((app, other), f"{relative}:{node.lineno}")
+    _app_imports.where = where  # type: ignore[attr-defined]
+    return found
+
+
+def test_the_apps_import_only_the_layers_below_them():
+    imports = _app_imports()
+    upward = [
+        f"{app} imports {other} ({_app_imports.where[(app, other)]})"  # type: ignore[attr-defined]
+        for app, others in imports.items()
+        if app not in TOP
+        for other in sorted(others)
+        if _layer_of(other) >= _layer_of(app)
+    ]
+    assert upward == [], "An app imports only the layers below it:\n" + "\n".join(upward)
+
+
+def test_the_import_graph_between_apps_has_no_cycle():
+    imports = _app_imports()
+    visiting: list[str] = []
+    done: set[str] = set()
+
+    def visit(app: str) -> list[str] | None:
+        if app in visiting:
+            return [*visiting[visiting.index(app) :], app]
+        if app in done:
+            return None
+        visiting.append(app)
+        for other in sorted(imports.get(app, ())):
+            cycle = visit(other)
+            if cycle:
+                return cycle
+        visiting.pop()
+        done.add(app)
+        return None
+
+    cycles = [cycle for app in sorted(imports) if (cycle := visit(app))]
+    assert cycles == [], f"Import cycle between apps: {' -> '.join(cycles[0])}"
 
 
 def test_rosters_do_not_import_battles():

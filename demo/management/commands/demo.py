@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from rest_framework.authtoken.models import Token
@@ -22,7 +23,6 @@ from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
 from campaigns.models import Campaign, Membership
-from config.celery import app as celery_app
 from eventlog import store
 from eventlog.errors import CommandError as Refused
 from rosters import selectors
