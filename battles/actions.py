@@ -86,13 +86,6 @@ class BattleContext:
     def vehicles(self, unit_id: uuid.UUID) -> list[Vehicle]:
         return list(Vehicle.objects.filter(unit_id=unit_id).order_by("order"))
 
-    def require_ruleset(self, ruleset: Ruleset, action: str) -> None:
-        if self.campaign.ruleset != ruleset:
-            raise CommandError(
-                "battle.not_in_ruleset",
-                f"{action} is a {ruleset.label} rule; this campaign plays another ruleset.",
-            )
-
 
 class Params(BaseModel):
     """Parameters of a battle action, and of the objects nested in them."""

@@ -49,7 +49,6 @@ class FadLosses(BattleAction):
     statuses = (Battle.Status.IN_PROGRESS, Battle.Status.ENDED)
 
     def check_action(self, ctx: BattleContext, params: FadLossesParams) -> None:
-        ctx.require_ruleset(Ruleset.FAD, "Recording FaD losses")
         if params.unit_id not in ctx.participants:
             raise CommandError(
                 "battle.not_a_participant", "That unit did not fight this battle.", field="unit_id"

@@ -29,7 +29,6 @@ from eventlog.errors import CommandError
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource, Die, Roll
-from rules.rulesets import Ruleset
 from rules.sg2 import casualties as rules
 from rules.sg2.casualties import FigureCasualty, HitResult
 
@@ -76,7 +75,6 @@ class Casualties(BattleAction):
     Params = CasualtiesParams
 
     def check_action(self, ctx: BattleContext, params: CasualtiesParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Casualty resolution")
         ctx.participant(params.unit_id)
         troopers = ctx.troopers(params.unit_id)
         if params.mode == "allocate":

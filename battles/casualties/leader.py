@@ -26,7 +26,6 @@ from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperRole, TrooperStatus
 from rosters.wording import label
 from rules.dice import DiceSource, Roll
-from rules.rulesets import Ruleset
 from rules.sg2 import casualties as rules
 from rules.sg2.casualties import FigureCasualty, FigureState
 from rules.sg2.command import loss_of_unit_leader
@@ -169,7 +168,6 @@ class LeaderCasualty(BattleAction):
         return participant, troopers, leader, successor
 
     def check_action(self, ctx: BattleContext, params: LeaderCasualtyParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "The loss of a unit leader")
         self._state(ctx, params)
 
     def resolve(

@@ -13,7 +13,6 @@ from battles.casualties.state import FIGURE_STATE, status_of
 from eventlog.errors import CommandError
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource
-from rules.rulesets import Ruleset
 from rules.sg2 import casualties as rules
 from rules.sg2.casualties import FigureState
 from rules.sg2.morale import escort_guards_needed
@@ -34,7 +33,6 @@ class Surrender(BattleAction):
     Params = SurrenderParams
 
     def check_action(self, ctx: BattleContext, params: SurrenderParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Surrender")
         participant = ctx.participant(params.unit_id)
         captor = params.prisoners_taken_by
         if captor is not None and (captor not in ctx.sides or captor == participant.side):

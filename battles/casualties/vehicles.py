@@ -27,7 +27,6 @@ from eventlog.errors import CommandError, StateConflict
 from rosters.models import Trooper, Vehicle
 from rosters.vocabulary import VehicleState
 from rules.dice import DiceSource, Die, Roll
-from rules.rulesets import Ruleset
 from rules.sg2.scales import MissionMotivation
 from rules.sg2.vehicles import (
     OccupantCasualtiesOutcome,
@@ -118,7 +117,6 @@ class VehicleHitAction(BattleAction):
         return vehicle, participant, occupants
 
     def check_action(self, ctx: BattleContext, params: VehicleHitParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Vehicle damage")
         self._state(ctx, params)
 
     def _damage_before(self, ctx: BattleContext, vehicle: Vehicle) -> VehicleStatus:

@@ -29,7 +29,6 @@ from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource, Die
-from rules.rulesets import Ruleset
 from rules.sg2.casevac import (
     CASEVAC_TURNAROUND_BOX,
     NUMBERED_BOXES,
@@ -79,7 +78,6 @@ class CasevacCall(BattleAction):
     Params = CasevacCallParams
 
     def check_action(self, ctx: BattleContext, params: CasevacCallParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         participant = ctx.participant(params.unit_id)
         side = ctx.sides[participant.side]
         status = side.casevac.get("status", "none")
@@ -163,7 +161,6 @@ class CasevacArrive(BattleAction):
     Params = CasevacSideParams
 
     def check_action(self, ctx: BattleContext, params: CasevacSideParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         side = side_of(ctx, params.side)
         state = side.casevac
         if state.get("status") != "called":
@@ -211,7 +208,6 @@ class CasevacLoad(BattleAction):
     Params = CasevacLoadParams
 
     def check_action(self, ctx: BattleContext, params: CasevacLoadParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         self._load(ctx, params)
 
     def resolve(self, ctx: BattleContext, params: CasevacLoadParams, dice: DiceSource) -> list[Any]:
@@ -318,7 +314,6 @@ class CasevacDepart(BattleAction):
     Params = CasevacDepartParams
 
     def check_action(self, ctx: BattleContext, params: CasevacDepartParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Casualty evacuation")
         self._units(ctx, params)
 
     def _units(

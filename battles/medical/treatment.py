@@ -14,7 +14,6 @@ from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperRole, TrooperStatus
 from rules.dice import DiceSource
-from rules.rulesets import Ruleset
 from rules.sg2.casualties import Figure, FigureRole, FigureState
 from rules.sg2.medical import treat_unit_casualties
 
@@ -75,7 +74,6 @@ class MedicalTreatment(BattleAction):
     Params = MedicalTreatmentParams
 
     def check_action(self, ctx: BattleContext, params: MedicalTreatmentParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Medical treatment")
         participant = ctx.participant(params.unit_id)
         if params.medical_unit_id is not None:
             attending = {

@@ -14,7 +14,6 @@ from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import CommandError
 from rosters.models import Unit
 from rules.dice import DiceSource
-from rules.rulesets import Ruleset
 from rules.sg2.morale import (
     REACTION_THREAT_LEVELS,
     ConfidenceCircumstance,
@@ -60,7 +59,6 @@ class ConfidenceTest(BattleAction):
     Params = ConfidenceTestParams
 
     def check_action(self, ctx: BattleContext, params: ConfidenceTestParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "The confidence test")
         ctx.participant(params.unit_id)
         if not params.circumstances:
             raise CommandError(
@@ -145,7 +143,6 @@ class ReactionTest(BattleAction):
     Params = ReactionTestParams
 
     def check_action(self, ctx: BattleContext, params: ReactionTestParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "The reaction test")
         ctx.participant(params.unit_id)
 
     def resolve(

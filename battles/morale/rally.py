@@ -16,7 +16,6 @@ from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource, Die
-from rules.rulesets import Ruleset
 from rules.sg2.command import CommandLevel, RegroupingUnit, rally, rally_ceiling, regroup
 from rules.sg2.scales import Confidence, Fatigue
 from rules.sg2.scales import Quality as SG2Quality
@@ -79,7 +78,6 @@ class Rally(BattleAction):
     Params = RallyParams
 
     def check_action(self, ctx: BattleContext, params: RallyParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Rallying")
         if params.direct_contact and params.jamming_die is not None:
             raise CommandError(
                 "action.invalid",
@@ -185,7 +183,6 @@ class Regroup(BattleAction):
     Params = RegroupParams
 
     def check_action(self, ctx: BattleContext, params: RegroupParams) -> None:
-        ctx.require_ruleset(Ruleset.SG2, "Regrouping")
         self._parts(ctx, params)
 
     def _parts(self, ctx: BattleContext, params: RegroupParams):
