@@ -227,17 +227,7 @@ def _append_locked(
     )
     with connection.cursor() as cursor:
         if idempotency_key is not None:
-            # Lock the campaign before looking for the key, so two requests carrying the same
-            # key cannot both miss it.
-            lock_campaign(campaign_id)
-            cursor.execute(
-                "SELECT metadata FROM eventlog_event WHERE campaign_id = %s "
-                "AND idempotency_key = %s ORDER BY sequence LIMIT 1",
-                [campaign_param, idempotency_key],
-            )
-            found = cursor.fetchone()
-            if found is not None:
-                raise _Replay(_as_json(found[0]).get("fingerprint"))
+            _refuse_replay(cursor, campaign_id, idempotency_key)
         if _is_postgres():
             # The driver's own cursor binds parameters on the server, so PostgreSQL can keep the
             # append statement prepared instead of parsing and planning it on every append.
@@ -246,22 +236,7 @@ def _append_locked(
         else:
             inserted = _insert_step_by_step(cursor, batch)
 
-    first_version: dict[str, int] = {}
-    for _, _, stream, version in inserted:
-        first_version.setdefault(stream, version)
-    for stream, expected in expected_versions.items():
-        found_at = first_version[stream] - 1 if stream in first_version else None
-        if found_at is None:
-            found_at = stream_version(campaign_id, stream)
-        if found_at != expected:
-            # Raising rolls the whole append back: nothing of it is kept.
-            raise ConcurrencyConflict(
-                "event.version_conflict",
-                f"Stream {stream} is at version {found_at}, not {expected}: someone else "
-                "changed it first. Read it again and retry.",
-                field="expected_version",
-            )
-
+    _check_expected_versions(campaign_id, inserted, expected_versions)
     stored = [
         StoredEvent(
             position=position,
@@ -284,6 +259,41 @@ def _append_locked(
 
         apply_inline(campaign_id, stored)
     return AppendResult(events=stored, fingerprint=fingerprint)
+
+
+def _refuse_replay(cursor: Any, campaign_id: uuid.UUID, idempotency_key: str) -> None:
+    """Raise :class:`_Replay` if the key was used in the campaign already. The campaign is
+    locked before looking, so two requests carrying the same key cannot both miss it."""
+    lock_campaign(campaign_id)
+    cursor.execute(
+        "SELECT metadata FROM eventlog_event WHERE campaign_id = %s "
+        "AND idempotency_key = %s ORDER BY sequence LIMIT 1",
+        [_uuid_param(campaign_id), idempotency_key],
+    )
+    found = cursor.fetchone()
+    if found is not None:
+        raise _Replay(_as_json(found[0]).get("fingerprint"))
+
+
+def _check_expected_versions(
+    campaign_id: uuid.UUID, inserted: Inserted, expected_versions: Mapping[str, int]
+) -> None:
+    """Refuse the append if a stream was not at the version its caller expected. Raising rolls
+    the whole append back: nothing of it is kept."""
+    first_version: dict[str, int] = {}
+    for _, _, stream, version in inserted:
+        first_version.setdefault(stream, version)
+    for stream, expected in expected_versions.items():
+        found_at = first_version[stream] - 1 if stream in first_version else None
+        if found_at is None:
+            found_at = stream_version(campaign_id, stream)
+        if found_at != expected:
+            raise ConcurrencyConflict(
+                "event.version_conflict",
+                f"Stream {stream} is at version {found_at}, not {expected}: someone else "
+                "changed it first. Read it again and retry.",
+                field="expected_version",
+            )
 
 
 def server_bound_cursor() -> Any:
