@@ -379,6 +379,47 @@ def _casevac(state: Row) -> str:
     return _words(status)
 
 
+def _aboard_names(campaign_id: uuid.UUID, sides: list[dict[str, Any]]) -> dict[str, str]:
+    """The names of the casualties aboard each side's casevac, by trooper id."""
+    aboard_ids = {
+        entry["trooper_id"] for side in sides for entry in (side["casevac"] or {}).get("aboard", [])
+    }
+    if not aboard_ids:
+        return {}
+    return {
+        t["id"]: t["name"] for t in CurrentRoster(campaign_id).troopers(id__in=sorted(aboard_ids))
+    }
+
+
+def _side_card(
+    side: dict[str, Any],
+    participants: list[dict[str, Any]],
+    allowed: set[str] | None,
+    aboard_names: dict[str, str],
+) -> dict[str, Any]:
+    """One side of the battle page: its mission, its casevac (who is aboard only for a reader
+    of its forces) and its units."""
+    mine = allowed is None or bool(allowed & {str(f) for f in side["force_ids"]})
+    casevac = side["casevac"] or {}
+    mission = side["mission"] or {}
+    aboard = casevac.get("aboard", [])
+    return {
+        **side,
+        "readable": mine,
+        "motivation": _words(mission.get("mission_motivation")),
+        "objectives": mission.get("objectives", []),
+        "victory_conditions": mission.get("victory_conditions", ""),
+        "casevac_text": _casevac(casevac),
+        "aboard": [aboard_names.get(e["trooper_id"], "a trooper") for e in aboard] if mine else [],
+        "aboard_count": len(aboard),
+        "units": [
+            {**p, "confidence_label": _words(p["confidence"]), "status_label": _words(p["status"])}
+            for p in participants
+            if p["side"] == side["side"]
+        ],
+    }
+
+
 @login_required
 def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     # Found as the API finds it: the battle row, then membership of its campaign.
@@ -389,48 +430,8 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     detail = battle_detail(battle)
     allowed = readable_forces(membership)
     participants = detail["participants"]
-    aboard_ids = {
-        entry["trooper_id"]
-        for side in detail["sides"]
-        for entry in (side["casevac"] or {}).get("aboard", [])
-    }
-    aboard_names: dict[str, str] = {}
-    if aboard_ids:
-        aboard_names = {
-            t["id"]: t["name"]
-            for t in CurrentRoster(campaign.id).troopers(id__in=sorted(aboard_ids))
-        }
-    sides = []
-    for side in detail["sides"]:
-        mine = allowed is None or bool(allowed & {str(f) for f in side["force_ids"]})
-        casevac = side["casevac"] or {}
-        mission = side["mission"] or {}
-        sides.append(
-            {
-                **side,
-                "readable": mine,
-                "motivation": _words(mission.get("mission_motivation")),
-                "objectives": mission.get("objectives", []),
-                "victory_conditions": mission.get("victory_conditions", ""),
-                "casevac_text": _casevac(casevac),
-                "aboard": [
-                    aboard_names.get(entry["trooper_id"], "a trooper")
-                    for entry in casevac.get("aboard", [])
-                ]
-                if mine
-                else [],
-                "aboard_count": len(casevac.get("aboard", [])),
-                "units": [
-                    {
-                        **p,
-                        "confidence_label": _words(p["confidence"]),
-                        "status_label": _words(p["status"]),
-                    }
-                    for p in participants
-                    if p["side"] == side["side"]
-                ],
-            }
-        )
+    aboard_names = _aboard_names(campaign.id, detail["sides"])
+    sides = [_side_card(side, participants, allowed, aboard_names) for side in detail["sides"]]
     names = {str(battle.id): battle.name}
     casualties = battle_casualties(battle, membership)
     unit_names = {p["unit_id"]: p["unit_name"] for p in participants}
