@@ -619,34 +619,8 @@ def _fields_of(path: Path) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items()]
 
 
-def _describe(error: Mapping[str, Any]) -> _Finding:
-    path: Path = tuple(error["loc"])
-    kind = error["type"]
-    value = error.get("input")
-    ctx = error.get("ctx") or {}
-    field = path[-1] if path else ""
-    if not path:
-        label = "The file"
-    elif isinstance(field, int):
-        label = f"Each entry of {_field_of(path)}"
-    else:
-        label = f"The {field}"
-
-    if kind == "missing":
-        owner = _thing(path[:-1])
-        return _Finding(
-            path, "roster.missing_field", f"Every {owner} needs a '{field}'; this one has none."
-        )
-    if kind == "extra_forbidden":
-        owner_path = path[:-1]
-        known = _fields_of(owner_path)
-        close = difflib.get_close_matches(str(field), known, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else f" The fields are: {', '.join(known)}."
-        return _Finding(
-            path,
-            "roster.unknown_field",
-            f"'{field}' is not a field of a {_thing(owner_path)}.{hint}",
-        )
+def _invalid_message(kind: str, label: str, value: Any, ctx: Mapping[str, Any], msg: str) -> str:
+    """What is wrong with a value the models refused, in words, by pydantic's error type."""
     if kind in ("enum", "literal_error"):
         expected = str(ctx.get("expected", "")).replace("'", "")
         message = f"{label} {_show(value)} is not allowed; use {expected}."
@@ -675,9 +649,41 @@ def _describe(error: Mapping[str, Any]) -> _Finding:
     elif kind in ("model_type", "model_attributes_type", "dict_type"):
         message = f"{label} must be a mapping of fields, not {_show(value)}."
     elif kind == "value_error":
-        message = f"{label} {_show(value)} is not allowed: {ctx.get('error', error['msg'])}."
+        message = f"{label} {_show(value)} is not allowed: {ctx.get('error', msg)}."
     else:
-        message = f"{label} {_show(value)} is not allowed: {error['msg']}."
+        message = f"{label} {_show(value)} is not allowed: {msg}."
+    return message
+
+
+def _describe(error: Mapping[str, Any]) -> _Finding:
+    path: Path = tuple(error["loc"])
+    kind = error["type"]
+    value = error.get("input")
+    ctx = error.get("ctx") or {}
+    field = path[-1] if path else ""
+    if not path:
+        label = "The file"
+    elif isinstance(field, int):
+        label = f"Each entry of {_field_of(path)}"
+    else:
+        label = f"The {field}"
+
+    if kind == "missing":
+        owner = _thing(path[:-1])
+        return _Finding(
+            path, "roster.missing_field", f"Every {owner} needs a '{field}'; this one has none."
+        )
+    if kind == "extra_forbidden":
+        owner_path = path[:-1]
+        known = _fields_of(owner_path)
+        close = difflib.get_close_matches(str(field), known, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else f" The fields are: {', '.join(known)}."
+        return _Finding(
+            path,
+            "roster.unknown_field",
+            f"'{field}' is not a field of a {_thing(owner_path)}.{hint}",
+        )
+    message = _invalid_message(kind, label, value, ctx, error["msg"])
     if not path and kind in ("model_type", "model_attributes_type", "dict_type"):
         message = (
             f"A roster file holds one mapping (name, side, units and so on), not {_show(value)}."
