@@ -8,6 +8,7 @@ budget or over a cap is refused with a :class:`CampaignPointsError` whose ``code
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -176,22 +177,7 @@ def spend_campaign_points(
     ``"strength_quality_resolve"`` also stops quality and resolve being bought above the unit's
     initial values).
     """
-    for name, value in (("Awarded points", awarded), ("Banked points", banked)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise CampaignPointsError(
-                "campaign_points.invalid", f"{name} is a whole number from 0 up, not {value!r}."
-            )
-    if campaign_initial_value_cap_scope not in ("strength_only", "strength_quality_resolve"):
-        raise RuleError(
-            "points.refused",
-            "campaign_initial_value_cap_scope is 'strength_only' or 'strength_quality_resolve', "
-            f"not {campaign_initial_value_cap_scope!r}.",
-        )
-    if banked and not campaign_cp_banking:
-        raise CampaignPointsError(
-            "campaign_points.no_banking",
-            "Unspent campaign points are lost after each battle, so none can be banked.",
-        )
+    _check_spending(awarded, banked, campaign_cp_banking, campaign_initial_value_cap_scope)
     budget = awarded + banked
     unit_by_id = {unit.unit_id: unit for unit in units}
     vehicle_by_id = {vehicle.vehicle_id: vehicle for vehicle in vehicles}
@@ -214,33 +200,10 @@ def spend_campaign_points(
             extra_dice += 1
         elif kind in (PurchaseKind.REPAIR_VEHICLE, PurchaseKind.REPLACE_VEHICLE):
             vehicle = _find(vehicle_by_id, purchase.target, "vehicle", index)
-            needed = (
-                VehicleCondition.DAMAGED
-                if kind is PurchaseKind.REPAIR_VEHICLE
-                else VehicleCondition.DESTROYED
-            )
-            verb = "repaired" if kind is PurchaseKind.REPAIR_VEHICLE else "replaced"
-            if vehicle.condition is not needed:
-                raise CampaignPointsError(
-                    "campaign_points.not_eligible",
-                    f"Vehicle {vehicle.vehicle_id!r} is {vehicle.condition}; only a {needed} "
-                    f"vehicle can be {verb}.",
-                    index=index,
-                )
-            vehicle_by_id[vehicle.vehicle_id] = replace(
-                vehicle, condition=VehicleCondition.OPERATIONAL
-            )
+            vehicle_by_id[vehicle.vehicle_id] = _buy_for_vehicle(vehicle, kind, index)
         elif kind is PurchaseKind.OFFICER_LEADERSHIP_STEP:
             officer = _find(officer_by_id, purchase.target, "officer", index)
-            if officer.leadership is OfficerLeadership.HEROIC:
-                raise CampaignPointsError(
-                    "campaign_points.over_cap",
-                    f"Officer {officer.officer_id!r} is already Heroic, the highest leadership.",
-                    index=index,
-                )
-            officer_by_id[officer.officer_id] = replace(
-                officer, leadership=OfficerLeadership(officer.leadership + 1)
-            )
+            officer_by_id[officer.officer_id] = _buy_for_officer(officer, index)
         else:
             unit = _find(unit_by_id, purchase.target, "unit", index)
             unit_by_id[unit.unit_id] = _buy_for_unit(unit, purchase, kind, index, cap_initial)
@@ -260,6 +223,54 @@ def spend_campaign_points(
     )
 
 
+def _check_spending(
+    awarded: int, banked: int, campaign_cp_banking: bool, campaign_initial_value_cap_scope: str
+) -> None:
+    for name, value in (("Awarded points", awarded), ("Banked points", banked)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CampaignPointsError(
+                "campaign_points.invalid", f"{name} is a whole number from 0 up, not {value!r}."
+            )
+    if campaign_initial_value_cap_scope not in ("strength_only", "strength_quality_resolve"):
+        raise RuleError(
+            "points.refused",
+            "campaign_initial_value_cap_scope is 'strength_only' or 'strength_quality_resolve', "
+            f"not {campaign_initial_value_cap_scope!r}.",
+        )
+    if banked and not campaign_cp_banking:
+        raise CampaignPointsError(
+            "campaign_points.no_banking",
+            "Unspent campaign points are lost after each battle, so none can be banked.",
+        )
+
+
+def _buy_for_vehicle(vehicle: VehicleStanding, kind: PurchaseKind, index: int) -> VehicleStanding:
+    needed = (
+        VehicleCondition.DAMAGED
+        if kind is PurchaseKind.REPAIR_VEHICLE
+        else VehicleCondition.DESTROYED
+    )
+    verb = "repaired" if kind is PurchaseKind.REPAIR_VEHICLE else "replaced"
+    if vehicle.condition is not needed:
+        raise CampaignPointsError(
+            "campaign_points.not_eligible",
+            f"Vehicle {vehicle.vehicle_id!r} is {vehicle.condition}; only a {needed} "
+            f"vehicle can be {verb}.",
+            index=index,
+        )
+    return replace(vehicle, condition=VehicleCondition.OPERATIONAL)
+
+
+def _buy_for_officer(officer: OfficerStanding, index: int) -> OfficerStanding:
+    if officer.leadership is OfficerLeadership.HEROIC:
+        raise CampaignPointsError(
+            "campaign_points.over_cap",
+            f"Officer {officer.officer_id!r} is already Heroic, the highest leadership.",
+            index=index,
+        )
+    return replace(officer, leadership=OfficerLeadership(officer.leadership + 1))
+
+
 def _find(by_id: dict[str, _Standing], target: str, what: str, index: int) -> _Standing:
     if target not in by_id:
         raise CampaignPointsError(
@@ -277,42 +288,9 @@ def _buy_for_unit(
         return CampaignPointsError(f"campaign_points.{code}", message, index=index)
 
     if kind is PurchaseKind.QUALITY_STEP:
-        if unit.quality >= HIGHEST_BOUGHT_QUALITY:
-            raise refuse(
-                "over_cap",
-                f"Unit {unit.unit_id!r} is {unit.quality.name.title()}; campaign points may not "
-                "raise any unit to Elite.",
-            )
-        if (
-            cap_initial
-            and unit.initial_quality is not None
-            and unit.quality >= unit.initial_quality
-        ):
-            raise refuse(
-                "over_cap",
-                f"Unit {unit.unit_id!r} is at its initial quality and may not be raised above it.",
-            )
-        return replace(unit, quality=Quality(unit.quality + 1))
+        return _raise_quality(unit, cap_initial, refuse)
     if kind is PurchaseKind.RESOLVE_STEP:
-        if unit.resolve_locked:
-            raise refuse(
-                "resolve_locked",
-                f"Unit {unit.unit_id!r} cannot change its resolve (Fanatic or off-board).",
-            )
-        if unit.resolve is Resolve.DETERMINED:
-            raise refuse(
-                "over_cap", f"Unit {unit.unit_id!r} is already Determined, the highest resolve."
-            )
-        if (
-            cap_initial
-            and unit.initial_resolve is not None
-            and unit.resolve >= unit.initial_resolve
-        ):
-            raise refuse(
-                "over_cap",
-                f"Unit {unit.unit_id!r} is at its initial resolve and may not be raised above it.",
-            )
-        return replace(unit, resolve=Resolve(unit.resolve + 1))
+        return _raise_resolve(unit, cap_initial, refuse)
     if kind is PurchaseKind.RETURN_LONE_FIGURE:
         if not unit.eliminated_lone_figure:
             raise refuse(
@@ -334,3 +312,39 @@ def _buy_for_unit(
     if trait in unit.traits:
         raise refuse("not_eligible", f"Unit {unit.unit_id!r} already has the trait {trait!r}.")
     return replace(unit, traits=unit.traits | {trait})
+
+
+Refusal = Callable[[str, str], CampaignPointsError]
+
+
+def _raise_quality(unit: UnitStanding, cap_initial: bool, refuse: Refusal) -> UnitStanding:
+    if unit.quality >= HIGHEST_BOUGHT_QUALITY:
+        raise refuse(
+            "over_cap",
+            f"Unit {unit.unit_id!r} is {unit.quality.name.title()}; campaign points may not "
+            "raise any unit to Elite.",
+        )
+    if cap_initial and unit.initial_quality is not None and unit.quality >= unit.initial_quality:
+        raise refuse(
+            "over_cap",
+            f"Unit {unit.unit_id!r} is at its initial quality and may not be raised above it.",
+        )
+    return replace(unit, quality=Quality(unit.quality + 1))
+
+
+def _raise_resolve(unit: UnitStanding, cap_initial: bool, refuse: Refusal) -> UnitStanding:
+    if unit.resolve_locked:
+        raise refuse(
+            "resolve_locked",
+            f"Unit {unit.unit_id!r} cannot change its resolve (Fanatic or off-board).",
+        )
+    if unit.resolve is Resolve.DETERMINED:
+        raise refuse(
+            "over_cap", f"Unit {unit.unit_id!r} is already Determined, the highest resolve."
+        )
+    if cap_initial and unit.initial_resolve is not None and unit.resolve >= unit.initial_resolve:
+        raise refuse(
+            "over_cap",
+            f"Unit {unit.unit_id!r} is at its initial resolve and may not be raised above it.",
+        )
+    return replace(unit, resolve=Resolve(unit.resolve + 1))
