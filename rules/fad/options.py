@@ -4,6 +4,9 @@ Source: Fast and Dirty (FAD 4.0). Where the book offers an optional rule the def
 suggestion; where it is unclear or silent the default is the reading stated in the description.
 Field names are the last part of the rules digest's option keys; procedures name their parameters
 the same way.
+
+One module on purpose, though long: it is a list of declarations, one per option with its
+description and page, read and reviewed as the book's list of choices.
 """
 
 from __future__ import annotations

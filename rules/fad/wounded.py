@@ -7,6 +7,9 @@ post-battle medical step; :func:`wounded_at_end_of_battle` fills that gap as the
 
 Every trooper moves through :class:`MedicalState` only along the transitions
 :func:`next_medical_state` allows; anything else raises :class:`MedicalTransitionError`.
+
+One module on purpose, though long: it is the whole of one advanced rule (p.35), whose steps share
+its states and transitions; about half of its lines are the book's text in docstrings.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ in :mod:`rules.sg2.vehicles` and medical treatment in :mod:`rules.sg2.medical`.
 The state names follow the rulebook's counters (P.7): an untreated casualty carries a WHITE
 skull, a stabilised (treated) casualty a RED CROSS and a dead figure a BLACK skull. Goodall's
 clarifications swap the two casualty colours; the states here never depend on marker colours.
+
+One module on purpose, though long: the figure states, their allowed transitions and every
+procedure that moves a figure between them are one chapter of the book, tested as one.
 """
 
 from __future__ import annotations

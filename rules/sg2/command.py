@@ -2,6 +2,9 @@
 
 SG2 p.8 COMMAND LEVELS, p.10 UNDER-STRENGTH UNITS and LOSS OF UNIT LEADER, p.16 COMMUNICATIONS and
 TRANSFERRING ACTIONS, p.17 THE RALLY ACTION and REGROUPING, p.52 Jamming Communications.
+
+One module on purpose, at about 500 lines: every procedure here rolls the communication die or
+reads the command levels, which the module defines.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ TABLE FOR CONFIDENCE TESTS, REACTION TESTS, THREAT LEVEL TABLE FOR REACTION TEST
 
 Every test here is one roll of the unit's quality die, which must EXCEED the unit's leadership value
 (LV) plus a threat level (TL); equal is a failure (p.6).
+
+One module on purpose, though long: the threat-level tables and the tests that read them are one
+chapter of the book; about half of its lines are the tables and the book's text.
 """
 
 from __future__ import annotations

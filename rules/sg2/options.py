@@ -5,6 +5,9 @@ battle rules where the book offers alternatives or is silent), and Allan Goodall
 clarifications (C) and house rules (N), which are campaign options here. Field names are the last
 part of the rules digest's ``[OPTION key = default]`` keys; procedures name their parameters the
 same way.
+
+One module on purpose, though long: it is a list of declarations, one per option with its
+description and page, read and reviewed as the book's list of umpire's choices.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 A vehicle's damage is the set of markers it carries: IMM and SYS may be carried together,
 DISABLED (DIS) and DESTROYED end its part in the battle (P.38-39 INDICATING DAMAGED VEHICLES).
+
+One module on purpose, though long: damage and occupants' casualties are one sequence of rolls
+in the book (penetration, location, damage, then the men aboard), tested as one.
 """
 
 from __future__ import annotations
