@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-embedded test-services lint format bench clean
+.PHONY: install run test test-embedded test-services lint typecheck format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+typecheck: install
+	$(BIN)/mypy
+
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
@@ -47,4 +50,4 @@ bench: install
 	$(BIN)/python -m bench.event_log
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis .coverage
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis .coverage

@@ -27,10 +27,10 @@ django.setup()
 from django.db import connection, transaction  # noqa: E402
 
 from campaigns.events import NoteRecorded  # noqa: E402
-from eventlog import projections, store  # noqa: E402
+from eventlog import commands, projections, store  # noqa: E402
 from eventlog.store import NewEvent  # noqa: E402
 
-TARGETS = {"append_one": 0.35, "append_batch": 0.5, "fold": 0.5}
+TARGETS = {"append_one": 0.35, "command_one": 0.2, "append_batch": 0.5, "fold": 0.5}
 PAYLOAD = {"text": "2nd Squad holds the ridge; two wounded, one stabilised.", "references": []}
 METADATA = {"actor_id": 1}
 
@@ -180,6 +180,29 @@ def muster_append_one(campaign: uuid.UUID, count: int, *, project: bool = True) 
         store.append(campaign, [NewEvent.of(note, stream=stream)], actor_id=1, project=project)
 
 
+def muster_command_one(count: int) -> None:
+    """Notes recorded through the command runner: the durable transaction, the campaign lock
+    taken first, the decision, the append, the inline projection and the command record."""
+    campaign = uuid.uuid4()
+    commands.run(
+        "campaigns.campaign_create",
+        campaign_id=campaign,
+        params={"name": "Bench", "ruleset": "sg2", "options": {}},
+        actor_id=_bench_user(),
+    )
+    for _ in range(count):
+        commands.run(
+            "campaigns.note_record", campaign_id=campaign, params=PAYLOAD, actor_id=_bench_user()
+        )
+
+
+def _bench_user() -> int:
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    return user.pk
+
+
 def muster_append_batches(
     campaign: uuid.UUID, batches: int, size: int, *, project: bool = True
 ) -> None:
@@ -239,6 +262,16 @@ def run(events: int, batches: int, fold: int, rounds: int) -> list[tuple[str, Fi
                     lambda: timed("Muster append, 1 event, log only", per_round,
                                   lambda: muster_append_one(uuid.uuid4(), per_round,
                                                             project=False)),
+                ),
+            ),
+            (
+                "command_one",
+                *interleaved(
+                    rounds,
+                    lambda: timed("raw single-row insert per transaction", per_round,
+                                  lambda: raw.insert_one(uuid.uuid4(), per_round)),
+                    lambda: timed("Muster command, a note through the runner", per_round,
+                                  lambda: muster_command_one(per_round)),
                 ),
             ),
             (
