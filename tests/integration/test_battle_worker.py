@@ -9,7 +9,7 @@ import pytest
 from battles import actions, services
 from battles.models import BattleLogEntry
 from campaigns.models import Campaign
-from eventlog import store
+from eventlog import jobs, store
 from eventlog.models import Job
 from rosters import services as rosters
 from rosters.models import Force, Trooper, Unit, Vehicle
@@ -58,7 +58,7 @@ def test_server_dice_are_rolled_by_the_worker_and_every_roll_is_logged(celery_pr
     wait_for(
         lambda: Job.objects.get(pk=job.pk).status == "succeeded", timeout=30, what="the action"
     )
-    (event,) = actions.jobs.job_events(Job.objects.get(pk=job.pk))
+    (event,) = jobs.job_events(Job.objects.get(pk=job.pk))
     assert event.type == "battles.ConfidenceTested"
     assert [d["source"] for d in event.payload["dice"]] == ["server"]
     line = BattleLogEntry.objects.get(battle_id=battle.id, sequence=event.sequence)
@@ -97,7 +97,7 @@ def test_the_scripted_battle_with_server_dice_on_a_real_worker(celery_processes,
         wait_for(lambda: Job.objects.get(pk=job.pk).is_finished, timeout=30, what=f"the {name} job")
         finished = Job.objects.get(pk=job.pk)
         assert finished.status == "succeeded", finished.error
-        return actions.jobs.job_events(finished)
+        return jobs.job_events(finished)
 
     perform("casualties", unit_id=str(alpha.id), mode="allocate", hits=4, impact_die=10)
     perform("confidence_test", unit_id=str(alpha.id), circumstances=["casualties_from_fire"])
