@@ -9,6 +9,8 @@ class RostersConfig(AppConfig):
         # The commands register themselves when imported, so a worker can run their jobs.
         from rosters import (  # noqa: F401
             adjustments,
+            after_action,
+            after_action_fad,
             calendar_steps,
             events,
             force_import,

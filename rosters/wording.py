@@ -1,5 +1,6 @@
-"""Words that roster lines and battle-log lines share: what happened to a trooper or a vehicle
-in battle, told the same way in his service record, his unit's history and the battle log.
+"""Words that roster lines and battle-log lines share: what happened to a trooper, a vehicle or
+a unit in and after battle, told the same way in his service record, his unit's history and the
+battle log.
 
 Plain functions of event payloads (dicts as the log stores them), so both apps can use them:
 ``battles`` may import ``rosters``, never the other way round.
@@ -88,3 +89,90 @@ def treatment_roll(die: list[dict[str, Any]], modifier: int, total: int) -> str:
 def surrender_captor(p: dict[str, Any]) -> str:
     """`` to Red`` when a ``battles.UnitSurrendered`` names who took the prisoners."""
     return f" to {p['prisoners_taken_by']}" if p["prisoners_taken_by"] else ""
+
+
+# --- After the action -----------------------------------------------------------------------------
+
+
+def capitalised(value: str | None) -> str:
+    """A code as words, capitalised: ``in_the_line`` reads ``In the line``."""
+    return label(value).capitalize()
+
+
+def faces(dice: list[dict[str, Any]]) -> str:
+    """``d6 4, d6 2``: the faces of dice in the order they were used."""
+    return ", ".join(f"d{d['die']} {d['result']}" for d in dice)
+
+
+_FAD_ROW_WORDS = {
+    "none": "no replacements",
+    "half": "half the losses replaced",
+    "full": "back to full strength",
+}
+_FAD_VEHICLE_FATE_WORDS = {
+    "not_repaired": "not repaired",
+    "not_replaced": "not replaced",
+    "repaired": "repaired",
+    "replaced": "replaced",
+}
+
+
+def fad_losses(p: dict[str, Any], troopers: dict[str, str], vehicles: dict[str, str]) -> list[str]:
+    """The losses a ``battles.FadLossesRecorded`` names, ``Name killed`` then ``Name destroyed``;
+    ``troopers`` and ``vehicles`` name, by id, those still on the rosters (others are left out)."""
+    fates = [
+        f"{troopers[loss['trooper_id']]} {loss['result']}"
+        for loss in p["troopers"]
+        if loss["trooper_id"] in troopers
+    ]
+    return fates + [
+        f"{vehicles[hit['vehicle_id']]} {hit['condition']}"
+        for hit in p["vehicles"]
+        if hit["vehicle_id"] in vehicles
+    ]
+
+
+def fad_infantry_replacements(p: dict[str, Any], battle: str, names: list[str]) -> str:
+    """A ``battles.FadInfantryReplacementsRolled``: the unit's losses (``names``) after
+    ``battle`` and the replacements that joined."""
+    losses = p["losses"]
+    summary = f"After {battle}: {losses} loss{'es' if losses != 1 else ''} ({', '.join(names)})"
+    if p["row"] is None:
+        return summary + "."
+    summary += (
+        f"; infantry replacements {faces(p['dice'])}: {_FAD_ROW_WORDS[p['row']]}, "
+        f"{p['replaced']} replacement{'s' if p['replaced'] != 1 else ''} joined"
+    )
+    if p["row"] == "half" and p["lone_figure"]:
+        summary += " (a lone figure is not returned on 3-4)"
+    return summary + "."
+
+
+def fad_vehicle_replacement(p: dict[str, Any], battle: str, vehicle: str) -> str:
+    """A ``battles.FadVehicleReplacementRolled``: what became of ``vehicle`` after ``battle``."""
+    rolled = (
+        p["rolled_as"]
+        if p["rolled_as"] == p["condition"]
+        else f"{p['condition']}, counted as {p['rolled_as']}"
+    )
+    return (
+        f"After {battle}: {vehicle} ({rolled}), vehicle replacements {faces(p['dice'])}: "
+        f"{_FAD_VEHICLE_FATE_WORDS[p['fate']]}."
+    )
+
+
+def fad_quality_loss(p: dict[str, Any], battle: str) -> str:
+    """A ``battles.FadQualityLossRolled``: the unit's quality after ``battle``'s replacements."""
+    before, after = capitalised(p["quality_before"]), capitalised(p["quality_after"])
+    verdict = f"drops from {before} to {after}" if before != after else f"stays {before}"
+    return (
+        f"After {battle}: {p['replacements']} replacements of {p['measured_against']}, "
+        f"quality loss {faces(p['dice'])}: {verdict}."
+    )
+
+
+def fad_resolve_loss(p: dict[str, Any], battle: str) -> str:
+    """A ``battles.FadResolveLossRolled``: the unit's resolve after ``battle``."""
+    before, after = capitalised(p["resolve_before"]), capitalised(p["resolve_after"])
+    verdict = f"from {before} to {after}" if before != after else f"stays {before}"
+    return f"After {battle}: resolve loss {faces(p['dice'])}, {verdict}."
