@@ -139,7 +139,7 @@ def _replaced_losses(
 # --- Campaign points ------------------------------------------------------------------------------
 
 
-def _step_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) -> None:
+def _step_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int) -> None:
     """A unit's quality or resolve raised a level."""
     column = "quality" if b["kind"] == "quality_step" else "resolve"
     target = b["target"]
@@ -154,10 +154,13 @@ def _step_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) -
         f"{capitalised(b['after'])} for {when} (FaD p.66).",
         {column: [b["before"], b["after"]]},
         battle_id=event.payload["battle_id"],
+        part=part,
     )
 
 
-def _vehicle_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) -> None:
+def _vehicle_bought(
+    rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int
+) -> None:
     """A vehicle repaired or replaced."""
     target = b["target"]
     vehicle = rows.get(Vehicle, target)
@@ -172,10 +175,13 @@ def _vehicle_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str
         f"{vehicle['name']} {done} for {when} (FaD p.66).",
         {"vehicle": [target, b["before"], b["after"]]},
         battle_id=event.payload["battle_id"],
+        part=part,
     )
 
 
-def _figure_returned(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) -> None:
+def _figure_returned(
+    rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int
+) -> None:
     """An eliminated lone figure back on duty."""
     trooper = rows.get(Trooper, b["trooper_id"])
     if trooper is None:
@@ -192,10 +198,11 @@ def _figure_returned(rows: Rows, event: StoredEvent, b: dict[str, Any], when: st
         f"{trooper['name']} returned to duty for {when} (FaD p.66).",
         {"strength": 1},
         battle_id=battle_id,
+        part=part,
     )
 
 
-def _trait_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) -> None:
+def _trait_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int) -> None:
     """A personality or trait given to a unit."""
     kind, target = b["kind"], b["target"]
     if rows.get(Unit, target) is None:
@@ -207,11 +214,12 @@ def _trait_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str) 
         f"Given the {kind} {b['detail']} for {when} (FaD p.66).",
         {kind: b["detail"]},
         battle_id=event.payload["battle_id"],
+        part=part,
     )
 
 
 # A purchase's kind -> how the rosters tell it; reinforcement dice show in the pool's roll.
-_PURCHASES: dict[str, Callable[[Rows, StoredEvent, dict[str, Any], str], None]] = {
+_PURCHASES: dict[str, Callable[[Rows, StoredEvent, dict[str, Any], str, int], None]] = {
     "quality_step": _step_bought,
     "resolve_step": _step_bought,
     "repair_vehicle": _vehicle_bought,
@@ -274,6 +282,7 @@ class FadAfterActionProjection(Projection):
     the rosters projection)."""
 
     name = "rosters.after_action_fad"
+    version = 2  # several purchases for one unit each keep their history line
 
     @Projection.handles("battles.FadLossesRecorded")
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
@@ -380,10 +389,10 @@ class FadAfterActionProjection(Projection):
     def points_spent(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         battle = battle_name(rows, p["battle_id"])
-        for bought in p["purchases"]:
+        for part, bought in enumerate(p["purchases"]):
             told = _PURCHASES.get(bought["kind"])
             if told is not None:
-                told(rows, event, bought, f"{_cost(bought['cost'])} after {battle}")
+                told(rows, event, bought, f"{_cost(bought['cost'])} after {battle}", part)
 
     @Projection.handles("battles.FadReinforcementsRolled")
     def reinforcements_rolled(rows: Rows, event: StoredEvent) -> None:

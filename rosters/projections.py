@@ -23,12 +23,14 @@ def unit_history(
     *,
     battle_id: Any = None,
     dice: list[dict[str, Any]] | None = None,
+    part: int = 0,
 ) -> None:
-    """Add a line to a unit's history."""
+    """Add a line to a unit's history. An event that tells one unit several things gives each
+    line after the first its ``part`` number, so none replaces another."""
     rows.put(
         UnitHistoryEntry,
         {
-            "key": f"{event.position}:{unit_id}",
+            "key": f"{event.position}:{unit_id}" + (f":{part}" if part else ""),
             "campaign_id": event.campaign_id,
             "unit_id": unit_id,
             "sequence": event.sequence,

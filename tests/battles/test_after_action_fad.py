@@ -562,8 +562,29 @@ def test_the_server_rolls_the_reinforcement_pool_once(
     response = umpire_api.post(reinforce, {})
     assert response.status_code == 202, response.json()
     refused(umpire_api, campaign, "post", reinforce, {}, 409, "reinforcements.already_requested")
-    assert jobs.run_job(response.json()["id"]).status == "succeeded"
+    job = jobs.run_job(response.json()["id"])
+    assert job is not None
+    assert job.status == "succeeded"
     points = umpire_api.get(f"/api/v1/forces/{fed.id}/campaign-points/").json()
     assert points["reinforcements_rolled"] is True
     assert points["history"][-1]["type"] == "battles.FadReinforcementsRolled"
     refused(umpire_api, campaign, "post", reinforce, {}, 409, "reinforcements.already_rolled")
+
+
+def test_two_purchases_for_one_unit_both_stand_in_its_history(umpire_api, forces, resolved):
+    """FaD p.66: points may buy several things for one unit; its history tells each of them."""
+    fed = forces["Federation"]
+    squad3 = unit(fed, "Rifle Squad 3")
+    response = umpire_api.post(
+        f"/api/v1/forces/{fed.id}/campaign-points/spend/",
+        {
+            "purchases": [
+                {"kind": "quality_step", "target": str(squad3.id)},
+                {"kind": "personality", "target": str(squad3.id), "detail": "Lucky"},
+            ]
+        },
+    )
+    assert response.status_code == 201, response.json()
+    told = history(squad3)[-2:]
+    assert told[0].startswith("Quality raised from ")
+    assert told[1].startswith("Given the personality Lucky for 1 campaign point after ")
