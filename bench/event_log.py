@@ -46,7 +46,7 @@ class Figure:
         return self.events / self.seconds
 
 
-def timed(name: str, events: int, work: Callable[[], None]) -> Figure:
+def timed(name: str, events: int, work: Callable[[], object]) -> Figure:
     started = time.perf_counter()
     work()
     return Figure(name, events, time.perf_counter() - started)
@@ -183,17 +183,15 @@ def muster_append_one(campaign: uuid.UUID, count: int, *, project: bool = True) 
 def muster_command_one(count: int) -> None:
     """Notes recorded through the command runner: the durable transaction, the campaign lock
     taken first, the decision, the append, the inline projection and the command record."""
-    campaign = uuid.uuid4()
+    campaign, umpire = uuid.uuid4(), _bench_user()
     commands.run(
         "campaigns.campaign_create",
         campaign_id=campaign,
         params={"name": "Bench", "ruleset": "sg2", "options": {}},
-        actor_id=_bench_user(),
+        actor_id=umpire,
     )
     for _ in range(count):
-        commands.run(
-            "campaigns.note_record", campaign_id=campaign, params=PAYLOAD, actor_id=_bench_user()
-        )
+        commands.run("campaigns.note_record", campaign_id=campaign, params=PAYLOAD, actor_id=umpire)
 
 
 def _bench_user() -> int:
