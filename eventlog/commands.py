@@ -339,7 +339,7 @@ def _decide_and_append(
         decision = cmd.decide(ctx, state, params, table)
         if table is not None:
             table.ensure_all_used()
-    events = _append(ctx, decision, command_id=command_id, name=cmd.name, dice="table")
+    events = _append(ctx, decision, command_id=command_id, name=cmd.name)
     return Outcome(command_id=command_id, events=events, result=decision.result, status=201)
 
 
@@ -349,7 +349,6 @@ def _append(
     *,
     command_id: uuid.UUID,
     name: str,
-    dice: str,
     metadata: Mapping[str, Any] | None = None,
 ) -> list[StoredEvent]:
     if not decision.events:
@@ -360,6 +359,8 @@ def _append(
         actor_id=ctx.actor_id,
         job_id=ctx.job.pk if ctx.job else None,
         metadata={"command": str(command_id), "command_name": name, **(metadata or {})},
+        # Any failure rolls the whole command back: no savepoint needed.
+        savepoint=False,
     )
     return result.events
 
@@ -457,6 +458,5 @@ def run_job_command(job: Job) -> list[StoredEvent]:
         decision,
         command_id=ctx.command_id,
         name=cmd.name,
-        dice="server",
         metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
     )

@@ -102,7 +102,7 @@ def _is_postgres() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _uuid_param(value: uuid.UUID | str | None) -> object:
+def _uuid_param(value: uuid.UUID | str | None) -> uuid.UUID | str | None:
     if value is None:
         return None
     if not isinstance(value, uuid.UUID):
@@ -114,6 +114,11 @@ def _as_uuid(value: object) -> uuid.UUID | None:
     if value is None or isinstance(value, uuid.UUID):
         return value
     return uuid.UUID(str(value))
+
+
+def _as_required_uuid(value: object) -> uuid.UUID:
+    """A UUID from a NOT NULL column."""
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
 
 def _as_datetime(value: object) -> dt.datetime:
@@ -131,7 +136,7 @@ def _row_to_event(row: Sequence[Any]) -> StoredEvent:
     payload = _as_json(row[7])
     return StoredEvent(
         position=row[0],
-        campaign_id=_as_uuid(row[1]),
+        campaign_id=_as_required_uuid(row[1]),
         sequence=row[2],
         stream=row[3],
         version=row[4],
@@ -161,6 +166,7 @@ def append(
     job_id: uuid.UUID | None = None,
     metadata: Mapping[str, Any] | None = None,
     project: bool = True,
+    savepoint: bool = True,
 ) -> AppendResult:
     """Append ``events`` to a campaign's log atomically, and project them inline.
 
@@ -168,12 +174,15 @@ def append(
     new); a mismatch raises :class:`ConcurrencyConflict` and appends nothing. An
     ``idempotency_key`` already used in the campaign appends nothing and returns the events of the
     first append (``replayed=True``); ``fingerprint`` lets the caller detect a key reused for a
-    different request. Runs inside the caller's transaction if there is one.
+    different request. Runs inside the caller's transaction if there is one, in a savepoint so
+    that a refused append leaves that transaction usable; a caller that rolls its whole
+    transaction back on any error (a command) passes ``savepoint=False`` and saves the two round
+    trips.
     """
     if not events:
         raise ValueError("Nothing to append.")
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=savepoint):
             return _append_locked(
                 campaign_id,
                 events,
