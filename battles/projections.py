@@ -195,8 +195,11 @@ class BattleProjection(Projection):
 
     def record_void(self, rows: Rows, event: StoredEvent, void: StoredEvent) -> None:
         """A voided battle action leaves a line in the battle log saying so and why."""
+        if not event.type.startswith("battles."):
+            return
         battle_id = event.payload.get("battle_id")
-        if not event.type.startswith("battles.") or rows.get(Battle, battle_id) is None:
+        battle = rows.get(Battle, battle_id)
+        if battle is None:
             return
         what = re.sub(r"(?<!^)(?=[A-Z])", " ", event.type.partition(".")[2]).lower()
         rows.put(
@@ -206,7 +209,7 @@ class BattleProjection(Projection):
                 "campaign_id": event.campaign_id,
                 "battle_id": battle_id,
                 "sequence": void.sequence,
-                "turn": rows.get(Battle, battle_id)["turn"],
+                "turn": battle["turn"],
                 "event_type": void.type,
                 "summary": f"Voided: an earlier entry (event #{event.sequence}, {what}). "
                 f"Reason: {void.payload['reason']}",

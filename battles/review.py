@@ -76,6 +76,9 @@ class ReviewProjection(Projection):
     order = 10  # after the projections whose rows it reviews
 
     def apply(self, rows: Rows, event: StoredEvent) -> None:
+        # Its tables are in memory only: the review is never registered, so only
+        # ``review_rows`` folds it, through ``fold_as_of``, over memory rows.
+        assert isinstance(rows, MemoryRows), "the review folds over memory rows only"
         p = event.payload
         if event.type == "campaigns.CalendarAdvanced":
             rows.put(CLOCK, {"key": "day", "day": p["to_day"]})
@@ -102,7 +105,7 @@ class ReviewProjection(Projection):
             self._unit(rows, event, unit_id, day, battle_id)
 
     @staticmethod
-    def _day(rows: Rows, payload: Row, battle: Row | None) -> int:
+    def _day(rows: MemoryRows, payload: Row, battle: Row | None) -> int:
         if battle is not None:
             return battle["day"]
         if isinstance(payload.get("day"), int):
@@ -111,7 +114,7 @@ class ReviewProjection(Projection):
         return clock["day"] if clock else 0
 
     @staticmethod
-    def _casualty(rows: Rows, battle: Row, trooper: Row) -> None:
+    def _casualty(rows: MemoryRows, battle: Row, trooper: Row) -> None:
         key = f"{battle['id']}:{trooper['id']}"
         found = rows.get(CASUALTIES, key)
         status = trooper["status"]
@@ -147,7 +150,7 @@ class ReviewProjection(Projection):
         )
 
     @staticmethod
-    def _unit(rows: Rows, event: StoredEvent, unit_id: str, day: int, battle_id: Any) -> None:
+    def _unit(rows: MemoryRows, event: StoredEvent, unit_id: str, day: int, battle_id: Any) -> None:
         unit = rows.get(Unit, unit_id)
         if unit is None:
             return
@@ -274,13 +277,13 @@ def battle_casualties(battle: Battle, membership: Membership) -> Row:
 
 def hospital_list(campaign_id: uuid.UUID, membership: Membership) -> list[Row]:
     """Who is in hospital and until which day, soonest back first (two queries)."""
-    troopers = Trooper.objects.filter(
+    in_hospital = Trooper.objects.filter(
         campaign_id=campaign_id, status=TrooperStatus.IN_HOSPITAL
     ).order_by("hospital_until_day", "force_id", "unit_id", "order")
     allowed = readable_forces(membership)
     if allowed is not None:
-        troopers = troopers.filter(force_id__in=list(allowed))
-    troopers = list(troopers)
+        in_hospital = in_hospital.filter(force_id__in=list(allowed))
+    troopers = list(in_hospital)
     units = dict(
         Unit.objects.filter(id__in={t.unit_id for t in troopers}).values_list("id", "name")
     )

@@ -105,7 +105,9 @@ class BattlePlan(Command[PlanParams, PlanState]):
     def check(self, ctx: CommandContext, state: PlanState, params: PlanParams) -> None:
         side_names = [side.side for side in params.sides]
         if len(set(side_names)) != len(side_names):
-            raise CommandError("battle.same_side", "The two sides need different names.", "sides")
+            raise CommandError(
+                "battle.same_side", "The two sides need different names.", field="sides"
+            )
         seen: set[uuid.UUID] = set()
         for index, side in enumerate(params.sides):
             _check_side(state, side, index, seen)

@@ -28,6 +28,7 @@ depend on: ``pip install "eventsourcing[postgres]==9.5.6"`` (the ``bench`` extra
 from __future__ import annotations
 
 import argparse
+import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -184,7 +185,7 @@ def follow_log(lib: Library, after: int, count: int) -> int:
 def select_notifications(lib: Library, after: int, count: int) -> int:
     """Page through the application log with the recorder, mapping each notification."""
     recorder, mapper = lib.app.recorder, lib.app.mapper
-    events = []
+    events: list[object] = []
     last = after
     while len(events) < count:
         page = recorder.select_notifications(
@@ -296,7 +297,8 @@ def run(
                         rounds,
                         lambda: timed("raw ordered read into dicts", fold,
                                       lambda: raw.read_all(campaign)),
-                        lambda name=name, read=read: timed(name, fold, lambda: _expect(read, fold)),
+                        functools.partial(timed, name, fold,
+                                          functools.partial(_expect, read, fold)),
                     ),
                 )
             )  # fmt: skip

@@ -7,7 +7,8 @@ only the campaigns they umpire. The campaign's dice seed is secret and is not sh
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
+from typing import Any, Protocol, TypedDict
 
 from django.contrib import admin
 from django.db.models import Model, QuerySet
@@ -16,8 +17,19 @@ from django.http import HttpRequest
 from campaigns.models import Campaign, CampaignHistoryEntry, DiceTrayRoll, JournalNote, Membership
 
 
-def umpired_campaign_ids(request: HttpRequest) -> QuerySet[Membership]:
-    return Membership.objects.filter(user_id=request.user.pk, role=Membership.Role.UMPIRE).values(
+class _CampaignIdRow(TypedDict):
+    campaign_id: uuid.UUID
+
+
+class _CampaignScoped(Protocol):
+    campaign_id: uuid.UUID
+
+
+def umpired_campaign_ids(request: HttpRequest) -> QuerySet[Membership, _CampaignIdRow]:
+    user = request.user
+    if not user.is_authenticated:  # umpires nothing
+        return Membership.objects.none().values("campaign_id")
+    return Membership.objects.filter(user_id=user.pk, role=Membership.Role.UMPIRE).values(
         "campaign_id"
     )
 
@@ -31,7 +43,7 @@ class ReadModelAdmin(admin.ModelAdmin):
             return queryset
         return queryset.filter(campaign_id__in=umpired_campaign_ids(request))
 
-    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+    def has_view_permission(self, request: HttpRequest, obj: _CampaignScoped | None = None) -> bool:
         user = request.user
         if not (user.is_active and user.is_staff):
             return False

@@ -1,13 +1,13 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from campaigns.api.log import CampaignVoidsApi
 from config.health import healthz
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", include("campaigns.api.urls")),
     path("", include("rosters.api.urls")),
     path("", include("battles.api.urls")),

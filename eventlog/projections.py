@@ -24,7 +24,7 @@ import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
@@ -36,6 +36,11 @@ from eventlog.store import StoredEvent
 
 Row = dict[str, Any]
 Step = Callable[["Rows", StoredEvent], None]
+
+if TYPE_CHECKING:
+    _StaticStep = staticmethod[["Rows", StoredEvent], None]
+else:
+    _StaticStep = staticmethod  # not subscriptable at run time
 
 
 _ALREADY_NATIVE = frozenset({str, int, float, bool, type(None), list, dict})
@@ -54,11 +59,33 @@ def native(value: Any) -> Any:
     return value
 
 
-def _label(model: type[models.Model]) -> str:
+class _KeyField(Protocol):
+    @property
+    def attname(self) -> str: ...
+
+
+class _TableOptions(Protocol):
+    @property
+    def label_lower(self) -> str: ...
+
+    @property
+    def pk(self) -> _KeyField: ...
+
+
+class Table(Protocol):
+    """All :class:`MemoryRows` needs of a table: a label and a key column, read from ``_meta``
+    as a model class gives them. A fold whose rows live only in memory can use a table that is
+    no model."""
+
+    @property
+    def _meta(self) -> _TableOptions: ...
+
+
+def _label(model: Table) -> str:
     return model._meta.label_lower
 
 
-def _pk_name(model: type[models.Model]) -> str:
+def _pk_name(model: Table) -> str:
     return model._meta.pk.attname
 
 
@@ -93,21 +120,21 @@ class MemoryRows(Rows):
     def __init__(self, tables: dict[str, dict[str, Row]] | None = None) -> None:
         self.tables: dict[str, dict[str, Row]] = tables if tables is not None else {}
 
-    def _table(self, model: type[models.Model]) -> dict[str, Row]:
+    def _table(self, model: Table) -> dict[str, Row]:
         return self.tables.setdefault(_label(model), {})
 
-    def get(self, model: type[models.Model], pk: Any) -> Row | None:
+    def get(self, model: Table, pk: Any) -> Row | None:
         row = self._table(model).get(str(native(pk)))
         return dict(row) if row is not None else None
 
-    def put(self, model: type[models.Model], row: Row) -> None:
+    def put(self, model: Table, row: Row) -> None:
         row = {name: native(value) for name, value in row.items()}
         self._table(model)[str(row[_pk_name(model)])] = row
 
-    def delete(self, model: type[models.Model], pk: Any) -> None:
+    def delete(self, model: Table, pk: Any) -> None:
         self._table(model).pop(str(native(pk)), None)
 
-    def find(self, model: type[models.Model], **equal: Any) -> list[Row]:
+    def find(self, model: Table, **equal: Any) -> list[Row]:
         wanted = {name: native(value) for name, value in equal.items()}
         table = self._table(model)
         return [
@@ -116,7 +143,7 @@ class MemoryRows(Rows):
             if all(table[key].get(name) == value for name, value in wanted.items())
         ]
 
-    def all(self, model: type[models.Model]) -> list[Row]:
+    def all(self, model: Table) -> list[Row]:
         table = self._table(model)
         return [dict(table[key]) for key in sorted(table, key=_sort_key)]
 
@@ -234,14 +261,14 @@ def _statements(model: type[models.Model], upsert: bool, vendor: str) -> _Statem
     fields = model._meta.concrete_fields
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    columns = ", ".join(quote(f.column) for f in fields)
+    columns = ", ".join(quote(_column(f)) for f in fields)
     pk = model._meta.pk
     conflict = ""
     if upsert:
         updates = ", ".join(
-            f"{quote(f.column)} = excluded.{quote(f.column)}" for f in fields if f is not pk
+            f"{quote(_column(f))} = excluded.{quote(_column(f))}" for f in fields if f is not pk
         )
-        conflict = f" ON CONFLICT ({quote(pk.column)}) DO " + (
+        conflict = f" ON CONFLICT ({quote(_column(pk))}) DO " + (
             f"UPDATE SET {updates}" if updates else "NOTHING"
         )
     if vendor == "postgresql":
@@ -261,6 +288,13 @@ def _statements(model: type[models.Model], upsert: bool, vendor: str) -> _Statem
     )
 
 
+def _column(field: models.Field) -> str:
+    # Django calls a field concrete exactly when it has a column, and only concrete fields
+    # (the primary key among them) get here.
+    assert field.column is not None, f"{field} has no column"
+    return field.column
+
+
 def _value(field: models.Field, row: Row) -> Any:
     return row[field.attname] if field.attname in row else field.get_default()
 
@@ -277,9 +311,18 @@ def _portable_param(field: models.Field, row: Row) -> Any:
     return field.get_db_prep_save(field.to_python(_value(field, row)), connection)
 
 
+class FoldStep(_StaticStep):
+    """A fold step as it sits in a projection's class body: a static method (steps take no
+    ``self``) that also knows the event types it handles. Made by :meth:`Projection.handles`."""
+
+    def __init__(self, function: Step, type_names: tuple[str, ...]) -> None:
+        super().__init__(function)
+        self.type_names = type_names
+
+
 class Projection:
     """A read model folded from events. Subclasses set ``name``, ``models`` and ``version``,
-    and register fold steps with :meth:`step`.
+    and declare fold steps with :meth:`handles`.
 
     Every model must have a ``campaign_id`` field so a campaign's rows can be rebuilt alone.
     Steps must not depend on the order of keys in payload objects: PostgreSQL's jsonb returns
@@ -299,14 +342,23 @@ class Projection:
         super().__init_subclass__(**kwargs)
         cls.steps = {}
         for attribute in vars(cls).values():
-            for type_name in getattr(attribute, "_handles", ()):
-                cls.steps[type_name] = attribute
+            if isinstance(attribute, FoldStep):
+                for type_name in attribute.type_names:
+                    cls.steps[type_name] = attribute.__func__
 
     @staticmethod
-    def handles(*type_names: str) -> Callable[[Step], Step]:
-        def mark(step: Step) -> Step:
-            step._handles = type_names  # type: ignore[attr-defined]
-            return step
+    def handles(*type_names: str) -> Callable[[Step], FoldStep]:
+        """Declares a fold step for events of the given types, written without ``self``::
+
+            @Projection.handles("rosters.UnitRaised")
+            def unit_raised(rows: Rows, event: StoredEvent) -> None: ...
+
+        The step becomes a :class:`FoldStep`, a static method, so it is typed as the plain
+        function it is.
+        """
+
+        def mark(step: Step) -> FoldStep:
+            return FoldStep(step, type_names)
 
         return mark
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import Http404, HttpRequest
 
 from campaigns.models import Campaign, Membership
@@ -17,6 +18,13 @@ def member(request: HttpRequest, campaign_id: uuid.UUID) -> tuple[Campaign, Memb
     except NotFound:
         raise Http404("No such campaign.") from None
     return Campaign.objects.get(pk=campaign_id), membership
+
+
+def signed_in_user(request: HttpRequest) -> AbstractBaseUser:
+    """The user of a view behind ``@login_required``."""
+    user = request.user
+    assert user.is_authenticated, "the view is behind @login_required"
+    return user
 
 
 def is_umpire(membership: Membership) -> bool:

@@ -9,9 +9,10 @@ messages are kept until shown.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from django import forms
@@ -37,7 +38,8 @@ class Refusal:
     # The input beside which the message goes ("to_day", "count-<unit id>", "form").
     anchor: str
     # What was posted, to fill the form in again.
-    values: dict[str, str] = field(default_factory=dict)
+    # (``dataclasses.field``: the class's own ``field`` hides the bare name here.)
+    values: dict[str, str] = dataclasses.field(default_factory=dict)
     # The page to show it on; another page leaves it for its own.
     path: str = ""
 

@@ -31,7 +31,7 @@ from eventlog.errors import CommandError
 from eventlog.models import Job
 from eventlog.services import event_void
 from pages import forms
-from pages.access import is_umpire, member
+from pages.access import is_umpire, member, signed_in_user
 from rosters import replacements as replacement_services
 from rosters import services as roster_services
 from rosters.models import Unit, UnitHistoryEntry
@@ -83,7 +83,7 @@ def calendar_advance(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespon
     try:
         events = advance_the_calendar(
             campaign=campaign,
-            actor=request.user,
+            actor=signed_in_user(request),
             days=form.cleaned_data["days"],
             to_day=form.cleaned_data["to_day"],
         )
@@ -127,7 +127,7 @@ def unit_move(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
             unit=unit,
             to=form.cleaned_data["to"],
             reason=form.cleaned_data["reason"],
-            actor=request.user,
+            actor=signed_in_user(request),
         )
     except CommandError as error:
         forms.refused(request, error, form="move", path=path, anchors=form.fields)
@@ -163,7 +163,7 @@ def _assign(
             platoon=platoon,
             assignments=assignments,
             dice=None,
-            actor=request.user,
+            actor=signed_in_user(request),
         ).job
     except CommandError as error:
         # The service names an assignment by its index: put the message by that squad's count.
@@ -185,7 +185,7 @@ def _request(
 ) -> tuple[Job | None, str]:
     try:
         job = replacement_services.replacements_request(
-            campaign=campaign, platoon=platoon, dice=None, actor=request.user
+            campaign=campaign, platoon=platoon, dice=None, actor=signed_in_user(request)
         ).job
     except CommandError as error:
         forms.refused(request, error, form="replacements", path=path, anchors=["unit"])
@@ -240,7 +240,7 @@ def void(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
             campaign_id=campaign.id,
             sequence=sequence,
             reason=form.cleaned_data["reason"],
-            actor_id=request.user.pk,
+            actor_id=signed_in_user(request).pk,
         )
     except CommandError as error:
         forms.refused(request, error, form="void", path=path, anchors=form.fields)
@@ -271,7 +271,7 @@ def battle_end(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
             campaign=campaign,
             battle=battle,
             winner=outcome.winner,
-            actor=request.user,
+            actor=signed_in_user(request),
             **outcome.lists,
         )
     except CommandError as error:
@@ -291,7 +291,7 @@ def after_action(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     path = _battle_page(battle.id)
     try:
         outcome = after_action_resolve(
-            campaign=campaign, battle=battle, dice=None, actor=request.user
+            campaign=campaign, battle=battle, dice=None, actor=signed_in_user(request)
         )
     except CommandError as error:
         forms.refused(request, error, form="after_action", path=path)

@@ -14,7 +14,7 @@ from battles.models import Battle
 from battles.review import hospital_list
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_for_user
-from pages.access import is_umpire, member
+from pages.access import is_umpire, member, signed_in_user
 from rosters.models import Force, Trooper, Unit
 from rosters.selectors import readable_forces
 from rosters.vocabulary import TrooperStatus, UnitKind
@@ -26,12 +26,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    roles = dict(
-        Membership.objects.filter(user_id=request.user.pk).values_list("campaign_id", "role")
-    )
+    user = signed_in_user(request)
+    roles = dict(Membership.objects.filter(user_id=user.pk).values_list("campaign_id", "role"))
     campaigns = [
         {"campaign": c, "role": roles.get(c.id)}
-        for c in campaigns_for_user(request.user).order_by("-created_at")
+        for c in campaigns_for_user(user).order_by("-created_at")
     ]
     return render(request, "pages/campaigns.html", {"campaigns": campaigns})
 
@@ -69,6 +68,10 @@ def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
         Battle.objects.filter(campaign_id=campaign.id).order_by("day", "planned_sequence")
     )
     names = {b.id: b.name for b in battles}
+
+    def name_of(battle_id: uuid.UUID | None) -> str | None:
+        return names.get(battle_id) if battle_id is not None else None
+
     upcoming = [b for b in battles if b.status in ("planned", "committed", "in_progress")]
     ended = [b for b in battles if b.status in ("ended", "resolved")]
     next_battle = None
@@ -92,9 +95,9 @@ def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
             "battles": [
                 {
                     "battle": b,
-                    "after_attacker_win": names.get(b.next_on_attacker_win),
-                    "after_defender_win": names.get(b.next_on_defender_win),
-                    "next": names.get(b.next_battle_id),
+                    "after_attacker_win": name_of(b.next_on_attacker_win),
+                    "after_defender_win": name_of(b.next_on_defender_win),
+                    "next": name_of(b.next_battle_id),
                 }
                 for b in battles
             ],

@@ -91,7 +91,9 @@ class OnUnit(Command[Any, Any]):
     def stream(self, ctx: CommandContext, params: Any) -> str:
         return stream("unit", params.unit_id)
 
-    def load(self, ctx: CommandContext, params: Any) -> UnitState:
+    def load(self, ctx: CommandContext, params: Any) -> Any:
+        # A :class:`UnitState` unless the adjustment loads a state of its own (a regroup or a
+        # move): like its params, an adjustment's state is its own, hence ``Command[Any, Any]``.
         return UnitState(ruleset=campaign_of(ctx).ruleset, unit=the_unit(ctx, params.unit_id))
 
     def decide(
@@ -205,7 +207,11 @@ class UnitAttach(OnUnit):
             ruleset=campaign_of(ctx).ruleset,
             unit=unit,
             to_unit=other_unit(ctx, params.to_unit_id, "to_unit_id"),
-            attachments=dict(attached.values_list("id", "attached_to")),
+            attachments={
+                unit_id: to_unit_id
+                for unit_id, to_unit_id in attached.values_list("id", "attached_to")
+                if to_unit_id is not None  # as the query asked: the type cannot tell
+            },
         )
 
     def check(self, ctx: CommandContext, state: AttachState, params: AttachParams) -> None:

@@ -29,13 +29,17 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
         status=TrooperStatus.IN_HOSPITAL,
         hospital_until_day__lte=to_day,
     ).order_by("hospital_until_day", "force_id", "order")
-    return [
-        NewEvent.of(
-            events.TrooperReturnedToDuty(trooper_id=t.id, day=max(t.hospital_until_day, from_day)),
-            stream=f"trooper:{t.id}",
+    returned = []
+    for t in due:
+        until = t.hospital_until_day
+        assert until is not None  # the filter on it left out the troopers without one
+        returned.append(
+            NewEvent.of(
+                events.TrooperReturnedToDuty(trooper_id=t.id, day=max(until, from_day)),
+                stream=f"trooper:{t.id}",
+            )
         )
-        for t in due
-    ]
+    return returned
 
 
 @calendar_step(order=30)

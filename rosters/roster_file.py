@@ -500,6 +500,9 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _JSON_LITERAL = re.compile(
     r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity"
 )
+# The decoder's own string scanner (the C one when there is one), which ``json`` has no public
+# name for; typeshed leaves it out of ``json.decoder``, where it has always been.
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 def _read_json(text: str, lines: _Lines, findings: list[_Finding]) -> object:
@@ -544,7 +547,7 @@ class _JsonIndex:
         if opener == "[":
             return self.items(position + 1, path)
         if opener == '"':
-            return json.decoder.scanstring(text, position + 1)[1]
+            return _scanstring(text, position + 1)[1]
         return _JSON_LITERAL.match(text, position).end()  # type: ignore[union-attr]
 
     def members(self, position: int, path: Path) -> int:
@@ -552,7 +555,7 @@ class _JsonIndex:
         seen: set[str] = set()
         while self.text[position] != "}":
             key_position = position
-            key, position = json.decoder.scanstring(self.text, position + 1)
+            key, position = _scanstring(self.text, position + 1)
             if key in seen:
                 self.findings.append(
                     _Finding(
@@ -611,7 +614,11 @@ def _thing(path: Path) -> str:
     return {"units": "unit", "troopers": "trooper", "vehicles": "vehicle"}.get(named, named)
 
 
-_MODEL_AT = {"units": UnitSpec, "troopers": TrooperSpec, "vehicles": VehicleSpec}
+_MODEL_AT: dict[str, type[BaseModel]] = {
+    "units": UnitSpec,
+    "troopers": TrooperSpec,
+    "vehicles": VehicleSpec,
+}
 
 
 def _fields_of(path: Path) -> list[str]:

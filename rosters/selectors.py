@@ -244,7 +244,7 @@ def force_detail(view: RosterView, force: Row) -> Row:
         u["id"]: {**unit_summary(u, by_unit_t[u["id"]], by_unit_v[u["id"]]), "units": []}
         for u in units
     }
-    roots = []
+    roots: list[Row] = []
     for unit in units:
         node = nodes[unit["id"]]
         parent = nodes.get(unit["parent_id"]) if unit["parent_id"] else None

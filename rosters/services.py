@@ -42,7 +42,7 @@ __all__ = [
 stream = adjustments.stream
 
 
-def _event(name: str, campaign: Campaign, actor: AbstractBaseUser, **params: Any) -> StoredEvent:
+def _event(name: str, campaign: Campaign, actor: AbstractBaseUser, /, **params: Any) -> StoredEvent:
     """Run an adjustment command and return the one event it appended."""
     outcome = commands.run(name, campaign_id=campaign.id, params=params, actor_id=actor.pk)
     return outcome.events[0]

@@ -93,6 +93,18 @@ class _Kind:
     enum_type: type[enum.Enum] | None = None
     group_type: type | None = None
 
+    # ``_kind`` gives every "enum" and "enum_set" kind an enum type and every "group" kind a
+    # group type, and these are only asked for on kinds of those names.
+    @property
+    def enum_class(self) -> type[enum.Enum]:
+        assert self.enum_type is not None, f"a {self.name} kind has no enum type"
+        return self.enum_type
+
+    @property
+    def group_class(self) -> type:
+        assert self.group_type is not None, f"a {self.name} kind has no group type"
+        return self.group_type
+
 
 def _kind(annotation: Any) -> _Kind:
     optional = False
@@ -125,7 +137,7 @@ def _fields(options_type: type) -> list[tuple[dataclasses.Field[Any], _Kind]]:
 
 
 def _allowed(f: dataclasses.Field[Any], kind: _Kind) -> tuple[enum.Enum, ...]:
-    return f.metadata.get("choices") or tuple(typing.cast(type[enum.Enum], kind.enum_type))
+    return f.metadata.get("choices") or tuple(kind.enum_class)
 
 
 def _json_value(value: Any) -> Any:
@@ -219,7 +231,7 @@ def _parse_value(
             problems.append(OptionProblem(path, "options.choice", "a choice is listed twice."))
             return None
         # Declaration order, so equal sets of choices compare equal.
-        return tuple(c for c in kind.enum_type if c in chosen)  # type: ignore[union-attr]
+        return tuple(c for c in kind.enum_class if c in chosen)
     else:  # group
         if not isinstance(raw, Mapping):
             problems.append(
@@ -278,15 +290,14 @@ def check_options(options: Any) -> None:
             continue
         if kind.name == "group":
             # A group checks its own fields when it is built.
-            if not isinstance(value, kind.group_type):  # type: ignore[arg-type]
+            if not isinstance(value, kind.group_class):
                 problems.append(
                     OptionProblem(f.name, "options.type", f"expected a group, not {value!r}.")
                 )
         elif kind.name == "enum_set":
             members = value if isinstance(value, tuple) else (value,)
             if not isinstance(value, tuple) or not all(
-                isinstance(m, kind.enum_type)
-                for m in members  # type: ignore[arg-type]
+                isinstance(m, kind.enum_class) for m in members
             ):
                 problems.append(
                     OptionProblem(
@@ -295,11 +306,11 @@ def check_options(options: Any) -> None:
                 )
             else:
                 _parse_value(f.name, f, kind, list(members), value, problems)
-        elif kind.name == "enum" and not isinstance(value, kind.enum_type):  # type: ignore[arg-type]
+        elif kind.name == "enum" and not isinstance(value, kind.enum_class):
             problems.append(
                 OptionProblem(
-                    f.name, "options.type", f"expected a {kind.enum_type.__name__}, not {value!r}."
-                )  # type: ignore[union-attr]
+                    f.name, "options.type", f"expected a {kind.enum_class.__name__}, not {value!r}."
+                )
             )
         else:
             _parse_value(f.name, f, kind, value, value, problems)

@@ -130,9 +130,10 @@ def correspondence(scale: type[enum.Enum]) -> Correspondence:
 def counterpart(
     value: SG2Quality | FaDQuality | Resolve | Confidence | Fatigue | MissionMotivation,
     *,
-    to: Ruleset,
+    to: Ruleset | str,
 ) -> SG2Quality | FaDQuality | Resolve | Confidence | Fatigue | MissionMotivation | None:
-    """The value's counterpart in ruleset ``to`` (a value already of ``to`` is returned as is).
+    """The value's counterpart in ruleset ``to``, a ruleset or its code (a value already of
+    ``to`` is returned as is).
 
     Quality maps by order (``None`` for an SG2 Veteran, see :func:`fad_quality_for`). Resolve,
     Confidence, Fatigue and Mission Motivation do not map at all: converting one to the other

@@ -74,12 +74,17 @@ def _roster_writes(relative: str, tree: ast.Module, models: set[str]) -> Iterato
         if not isinstance(node, ast.Call):
             continue
         called = _name(node.func)
+        if called is None:
+            continue
         where = f"{relative}:{node.lineno}"
-        helper = (
-            called in helper_names
-            if isinstance(node.func, ast.Name)
-            else called in ROSTER_HELPERS and _name(node.func.value) in modules
-        )
+        if isinstance(node.func, ast.Name):
+            helper = called in helper_names
+        else:
+            helper = (
+                isinstance(node.func, ast.Attribute)
+                and called in ROSTER_HELPERS
+                and _name(node.func.value) in modules
+            )
         if helper:
             yield f"{where} calls {called}()"
         elif (

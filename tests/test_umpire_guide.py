@@ -65,6 +65,7 @@ def server(tmp_path):
         except OSError:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
+                assert process.stderr is not None  # piped
                 raise AssertionError(process.stderr.read().decode()) from None
             time.sleep(0.3)
     yield f"{base}/api/v1"

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from battles.after_action import AfterAction
 from battles.api.views import _battle
-from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, execute, params_of
 from eventlog.api.serializers import JobSerializer
 
 
@@ -42,8 +42,8 @@ class BattleAfterActionApi(APIView):
             request,
             AfterAction.name,
             campaign_id=campaign.id,
-            params=params_of(request.data, battle_id=battle.id),
-            dice=dice_of(request.data),
+            params=params_of(body_of(request), battle_id=battle.id),
+            dice=dice_of(body_of(request)),
         )
 
 

@@ -14,7 +14,7 @@ from battles.after_action.fad_points import CampaignPointsSpend, campaign_points
 from battles.after_action.fad_reinforcements import ReinforcementsRoll
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire, visible_force_ids
-from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, execute, params_of
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 from rosters.models import Force
@@ -67,7 +67,7 @@ class ForceCampaignPointsSpendApi(APIView):
             request,
             CampaignPointsSpend.name,
             campaign_id=campaign.id,
-            params=params_of(request.data, force_id=force.id),
+            params=params_of(body_of(request), force_id=force.id),
         )
 
 
@@ -96,6 +96,6 @@ class ForceReinforcementsApi(APIView):
             request,
             ReinforcementsRoll.name,
             campaign_id=campaign.id,
-            params=params_of(request.data, force_id=force.id),
-            dice=dice_of(request.data),
+            params=params_of(body_of(request), force_id=force.id),
+            dice=dice_of(body_of(request)),
         )

@@ -15,7 +15,7 @@ from battles import actions, selectors, services
 from battles.models import Battle
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.commands import dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, execute, params_of
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 
@@ -133,8 +133,8 @@ class BattleActionApi(APIView):
             request,
             actions.action_command(campaign.ruleset, action),
             campaign_id=campaign.id,
-            params=params_of(request.data, battle_id=battle.id),
-            dice=dice_of(request.data),
+            params=params_of(body_of(request), battle_id=battle.id),
+            dice=dice_of(body_of(request)),
         )
 
 

@@ -151,6 +151,9 @@ class Casualties(BattleAction):
         troopers: Sequence[Trooper],
         dice: DiceSource,
     ) -> CasualtiesResolved:
+        # Checked before any decision: allocating refuses params without them.
+        assert params.hits is not None
+        assert params.impact_die is not None
         figures = self._figures(ctx, params, troopers)
         options = ctx.options
         outcome = rules.resolve_fire_casualties(

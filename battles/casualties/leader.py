@@ -103,7 +103,7 @@ def _successor(
                 field="successor_id",
             )
         return successor
-    successor = next(
+    next_in_line = next(
         (
             t
             for t in _seniority(troopers)
@@ -111,14 +111,14 @@ def _successor(
         ),
         None,
     )
-    if successor is None:
+    if next_in_line is None:
         raise StateConflict(
             "leader.no_successor",
             "No fit trooper is left to take command: record the leader's fate with "
             "the casualties action.",
             field="unit_id",
         )
-    return successor
+    return next_in_line
 
 
 def _leader_falls(

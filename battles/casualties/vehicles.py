@@ -150,12 +150,12 @@ class VehicleHitAction(BattleAction):
         records: list[OccupantRecord] = []
         changes: list[TrooperCasualty] = []
         save_above: int | None = None
-        penetrating = hit.damage in (VehicleDamage.DISABLED, VehicleDamage.DESTROYED)
-        if penetrating and occupants:
+        damage = hit.damage
+        if damage in (VehicleDamage.DISABLED, VehicleDamage.DESTROYED) and occupants:
             outcome = occupant_casualties(
                 dice=dice,
                 occupants=[figure_of(t) for t in occupants],
-                damage=hit.damage,
+                damage=damage,
                 weapon_size_class=params.weapon_size_class,
                 support_weapon_size_class=ctx.options.support_weapon_size_class,
             )

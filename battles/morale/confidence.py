@@ -150,11 +150,11 @@ class ReactionTest(BattleAction):
     ) -> list[Any]:
         participant = ctx.participant(params.unit_id)
         unit, quality, leadership = unit_morale(ctx, participant)
-        threat_level = (
-            REACTION_THREAT_LEVELS[params.circumstance]
-            if params.circumstance is not None
-            else params.threat_level
-        )
+        if params.circumstance is not None:
+            threat_level = REACTION_THREAT_LEVELS[params.circumstance]
+        else:
+            assert params.threat_level is not None  # the params give one or the other
+            threat_level = params.threat_level
         outcome = reaction_test(
             dice=dice, quality=quality, leadership=leadership, threat_level=threat_level
         )

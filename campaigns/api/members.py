@@ -15,7 +15,7 @@ from campaigns import selectors
 from campaigns.common import MAX_REASON_LENGTH
 from campaigns.members import ApiClientCreate, MemberAdd, MemberChange, MemberRemove
 from campaigns.models import Membership
-from eventlog.api.commands import execute
+from eventlog.api.commands import body_of, execute
 from eventlog.commands import Outcome
 
 ROLES = [role.value for role in Membership.Role]
@@ -120,7 +120,7 @@ class CampaignMemberDetailApi(APIView):
     )
     def delete(self, request: Request, campaign_id: uuid.UUID, user_id: int) -> Response:
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
-        given = request.data if request.data else request.query_params
+        given = body_of(request) or request.query_params
         body = MemberRemoveSerializer(data={"reason": given.get("reason", "")})
         body.is_valid(raise_exception=True)
         return execute(

@@ -4,8 +4,10 @@ history, and the dice tray."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -24,6 +26,7 @@ from eventlog.api.commands import execute
 from eventlog.api.serializers import JobSerializer, event_to_json
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError
+from eventlog.projections import Row
 from rules import rulesets
 from rules.options import options_schema
 
@@ -56,7 +59,7 @@ class CampaignInputSerializer(serializers.Serializer):
         return value
 
 
-def _campaign_json(row: dict, role: str | None = None) -> dict:
+def _campaign_json(row: Mapping[str, Any], role: str | None = None) -> dict:
     return CampaignOutputSerializer(
         {
             key: row[key]
@@ -95,10 +98,10 @@ class CampaignListApi(APIView):
 
     @extend_schema(responses=CampaignOutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        roles = dict(
-            Membership.objects.filter(user_id=request.user.pk).values_list("campaign_id", "role")
-        )
-        campaigns = selectors.campaigns_for_user(request.user).values()
+        user = request.user
+        assert user.is_authenticated  # IsAuthenticated, the API's default permission
+        roles = dict(Membership.objects.filter(user_id=user.pk).values_list("campaign_id", "role"))
+        campaigns = selectors.campaigns_for_user(user).values()
         return Response([_campaign_json(row, roles.get(row["id"])) for row in campaigns])
 
     @extend_schema(request=CampaignInputSerializer, responses={201: CampaignOutputSerializer})
@@ -131,6 +134,7 @@ class CampaignDetailApi(APIView):
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         membership = selectors.membership_get(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
+        row: Mapping[str, Any]
         if as_of is None:
             row = Campaign.objects.filter(pk=campaign_id).values().get()
             notes = JournalNote.objects.filter(campaign_id=campaign_id).count()
@@ -281,7 +285,9 @@ class CampaignOptionsApi(APIView):
 
 class RulesetSerializer(serializers.Serializer):
     name = serializers.CharField()
-    label = serializers.CharField()
+    # The serializer's metaclass takes declared fields out of the class, so this field does not
+    # replace ``Field.label`` as the stubs take it to.
+    label = serializers.CharField()  # type: ignore[assignment]
     options_schema = serializers.JSONField()
 
 
@@ -322,6 +328,7 @@ class CampaignHistoryApi(APIView):
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_reader(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
+        entries: QuerySet[CampaignHistoryEntry] | list[Row]
         if as_of is None:
             entries = selectors.history_list(campaign_id=campaign_id)
         else:

@@ -25,6 +25,12 @@ EXPECTED_VERSION = "expected_version"
 DICE = "dice"
 
 
+def body_of(request: Request) -> Mapping[str, Any]:
+    """The request's body as an object: a body that is not one (a JSON list, say) gives no
+    fields, and the command refuses what it then misses."""
+    return request.data if isinstance(request.data, Mapping) else {}
+
+
 def expected_version_of(body: Mapping[str, Any]) -> int | None:
     value = body.get(EXPECTED_VERSION)
     if value is None:
@@ -78,7 +84,7 @@ def execute(
     """Run a command for the request's user and answer it: the rendered outcome, or 202 and the
     job when the server rolls. With ``Idempotency-Key`` a repeated request gets the first answer
     (``Idempotent-Replayed: true``) and appends nothing."""
-    body = request.data if isinstance(request.data, Mapping) else {}
+    body = body_of(request)
     outcome = commands.run(
         name,
         campaign_id=campaign_id,

@@ -158,7 +158,7 @@ def umpire_battle_tools(context: template.Context, battle: Any) -> dict[str, Any
     if isinstance(battle, dict) and "participants" in battle and "sides" in battle:
         detail = battle
     else:
-        battle_id = battle.get("id") if isinstance(battle, dict) else battle.pk
+        battle_id = battle["id"] if isinstance(battle, dict) else battle.pk
         detail = battle_detail(Battle.objects.get(pk=battle_id))
     end_errors, end_values = errors.get("end", {}), values.get("end", {})
     participants = []

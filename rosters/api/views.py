@@ -54,7 +54,11 @@ def _entity(request: Request, kind: str, entity_id: uuid.UUID) -> tuple[Membersh
 
 class ForceImportSerializer(serializers.Serializer):
     roster = serializers.CharField(help_text="The roster file's text, YAML or JSON.")
-    source = serializers.CharField(required=False, default="upload", max_length=200)
+    # The serializer's metaclass takes declared fields out of the class, so this field does not
+    # replace ``Field.source`` as the stubs take it to.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, default="upload", max_length=200
+    )
 
 
 class CampaignForcesApi(APIView):
@@ -84,7 +88,9 @@ class CampaignForcesApi(APIView):
 
         def force_created(outcome: Outcome) -> tuple[int, Any]:
             view = selectors.CurrentRoster(campaign_id)
-            return status.HTTP_201_CREATED, selectors.force_detail(view, view.force(outcome.result))
+            force = view.force(outcome.result)
+            assert force is not None  # the import has just raised it
+            return status.HTTP_201_CREATED, selectors.force_detail(view, force)
 
         return execute(
             request,

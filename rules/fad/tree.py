@@ -304,7 +304,7 @@ def _book_advice(
     return tuple(advice)
 
 
-def next_tree_battle(*, tree: CampaignTree, current: str, winner: Side) -> TreeBattle | None:
+def next_tree_battle(*, tree: CampaignTree, current: str, winner: Side | str) -> TreeBattle | None:
     """The battle that follows ``current`` when ``winner`` wins it, or ``None`` at the end.
 
     FaD p.65: the line from the grey (attacker) area is followed if the attacker wins, the line

@@ -92,8 +92,8 @@ _RECOVERY_EVENTS = frozenset(
 
 def next_medical_state(
     *,
-    state: MedicalState,
-    event: MedicalEvent,
+    state: MedicalState | str,
+    event: MedicalEvent | str,
     wounds_recovered_second_wound_kills: bool = False,
 ) -> MedicalState:
     """The state a trooper moves to when ``event`` happens to him.
@@ -515,7 +515,7 @@ def recover_wounded(
     medevac_in_contact: bool = False,
     self_repairing: bool = False,
     aid_teams: int | None = None,
-    wounds_medic_bonus_scope: MedicBonusScope = MedicBonusScope.WHOLE_SQUAD,
+    wounds_medic_bonus_scope: MedicBonusScope | str = MedicBonusScope.WHOLE_SQUAD,
 ) -> RecoverWoundedOutcome:
     """A squad's Recover Wounded action: form aid teams and roll recovery for each treated figure.
 
@@ -803,7 +803,7 @@ def wounded_at_end_of_battle(
     *,
     dice: DiceSource,
     troopers: Sequence[Patient],
-    campaign_wounded_at_end: WoundedAtEnd = WoundedAtEnd.COUNT_AS_LOSSES,
+    campaign_wounded_at_end: WoundedAtEnd | str = WoundedAtEnd.COUNT_AS_LOSSES,
 ) -> WoundedAtEndOfBattle:
     """Which of a unit's troopers are losses when the battle ends (FaD has no rule for this).
 

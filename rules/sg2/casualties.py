@@ -233,7 +233,7 @@ def penetration(impact_score: int, armour_score: int) -> HitResult:
 
 
 def allocation_pool(
-    figures: Sequence[Figure], *, allocation_pool: AllocationPool = AllocationPool.LIVING
+    figures: Sequence[Figure], *, allocation_pool: AllocationPool | str = AllocationPool.LIVING
 ) -> tuple[Figure, ...]:
     """The figures that can be allocated hits, in the given counting order (SG2 P.36; SG2-C).
 
@@ -332,8 +332,8 @@ def allocate_hits(
     dice: DiceSource,
     figures: Sequence[Figure],
     hits: int,
-    allocation_pool: AllocationPool = AllocationPool.LIVING,
-    allocation_overflow: AllocationOverflow = AllocationOverflow.CONTINUE_COUNT,
+    allocation_pool: AllocationPool | str = AllocationPool.LIVING,
+    allocation_overflow: AllocationOverflow | str = AllocationOverflow.CONTINUE_COUNT,
 ) -> AllocationOutcome:
     """Decide which figure takes each hit (SG2 P.36 STEP 4 "WHO BUYS THE FARM...?"; SG2-C).
 
@@ -367,7 +367,7 @@ def allocate_hits(
 
 
 def _build_pool(
-    figures: Sequence[Figure], pool_option: AllocationPool, hits: int
+    figures: Sequence[Figure], pool_option: AllocationPool | str, hits: int
 ) -> tuple[Figure, ...]:
     pool = allocation_pool(figures, allocation_pool=pool_option)
     if hits and not pool:

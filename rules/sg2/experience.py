@@ -37,7 +37,7 @@ class QualityPointsOnRise(enum.StrEnum):
 
 def quality_points_for_battle(
     *,
-    result: BattleResult,
+    result: BattleResult | str,
     own_objective_achieved: bool,
     quality_points_win: int = 3,
     quality_points_lose: int = 1,
@@ -116,7 +116,7 @@ def apply_quality_points(
     quality_threshold_green_regular: int = 5,
     quality_threshold_regular_veteran: int = 8,
     quality_rise_automatic: bool = True,
-    quality_points_on_rise: QualityPointsOnRise = QualityPointsOnRise.RESET_TO_ZERO,
+    quality_points_on_rise: QualityPointsOnRise | str = QualityPointsOnRise.RESET_TO_ZERO,
 ) -> QualityAdvance:
     """Add a battle's improvement points and decide whether the unit rises one quality level.
 

@@ -79,7 +79,7 @@ def rest_and_recovery(
     *,
     fatigue: Fatigue,
     days_rested: int,
-    location: Location,
+    location: Location | str,
     supplied: bool = True,
     rr_days_per_fatigue_step: int = 2,
     field_time_multiplier: int = 2,
@@ -297,8 +297,8 @@ class VehicleRepair:
 
 def vehicle_repair(
     *,
-    damage: VehicleDamage,
-    location: Location,
+    damage: VehicleDamage | str,
+    location: Location | str,
     supplied: bool = True,
     repair_days: Mapping[str, int] | RepairDaysTable | None = None,
     field_time_multiplier: int = 2,

@@ -337,6 +337,8 @@ def test_one_resolution_at_a_time(setup, umpire_api, monkeypatch):
     assert response.json()["status"] == "pending"
     refused(umpire_api, campaign, url, {}, 409, "after_action.already_requested")
     refused(umpire_api, campaign, url, {"dice": []}, 409, "after_action.already_requested")
-    assert jobs.run_job(job_id).status == "succeeded"
+    job = jobs.run_job(job_id)
+    assert job is not None
+    assert job.status == "succeeded"
     assert umpire_api.get(url).json()["status"] == "resolved"
     refused(umpire_api, campaign, url, {}, 409, "after_action.already_resolved")

@@ -112,10 +112,12 @@ def test_allocated_hits_wound_and_kill_by_impact_against_armour(umpire_api, batt
     )
     assert "LCpl Rachel Marsh wounded. [d10 5, d6 3, d6 2; table]" in log
     record = TrooperRecordEntry.objects.filter(trooper_id=men[3].id).order_by("sequence").last()
+    assert record is not None
     assert record.summary == "Killed by fire at Recon in force, turn 1."
     assert str(record.battle_id) == battle["id"]
     assert [d["result"] for d in record.dice] == [9, 4, 4]
     history = UnitHistoryEntry.objects.filter(unit_id=squad1.id).order_by("sequence").last()
+    assert history is not None
     assert history.summary == (
         "Casualties at Recon in force, turn 1: LCpl Rachel Marsh wounded; "
         "Pte Daniel Merritt killed."
@@ -373,6 +375,7 @@ def test_a_wounded_leader_suppresses_tests_and_hands_over(umpire_api, battle, sq
     participant = Participant.objects.get(battle_id=battle["id"], unit_id=squad1.id)
     assert (participant.confidence, participant.suppression) == ("confident", 1)
     history = UnitHistoryEntry.objects.filter(unit_id=squad1.id).order_by("sequence").last()
+    assert history is not None
     assert history.summary == (
         "Leadership 2 -> 3: LCpl Rachel Marsh took over after Cpl Rosa Farrell was wounded."
     )
@@ -383,6 +386,7 @@ def test_a_wounded_leader_suppresses_tests_and_hands_over(umpire_api, battle, sq
         "LCpl Rachel Marsh takes over with leadership 3 (was 2). [d8 6, d6 1; table]"
     )
     successor_record = TrooperRecordEntry.objects.filter(trooper_id=men[1].id).last()
+    assert successor_record is not None
     assert successor_record.summary.startswith("Took command of Recon Squad 1")
 
 
@@ -669,6 +673,7 @@ def test_a_penetrating_hit_disables_and_the_occupants_roll(
         in log
     )
     history = UnitHistoryEntry.objects.filter(unit_id=apc.unit_id).order_by("sequence").last()
+    assert history is not None
     assert history.summary == (
         "Two-One hit at Recon in force, turn 1: disabled (impact 18 against armour 10). "
         "Casualties: Sgt Ada Quell wounded."
@@ -864,6 +869,7 @@ def test_a_surrendering_unit_is_taken_prisoner(umpire_api, battle, red2):
         "taken prisoner. Escorting them to the rear takes 2 guards (1 per 6 prisoners, P.53)."
     )
     record = TrooperRecordEntry.objects.filter(trooper_id=men[6].id).last()
+    assert record is not None
     assert record.summary == (
         "Captured (wounded) when Squad 2 surrendered to Blue at Recon in force, turn 1."
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from eventlog import store
@@ -37,7 +39,7 @@ def test_acting_in_an_ended_battle_is_refused(battle, umpire_api, campaign, step
     url = f"/api/v1/battles/{battle['id']}/"
     umpire_api.post(f"{url}end/", {"winner": "draw"})
     before = store.last_sequence(campaign.id)
-    body = {"winner": "Red"} if step == "end" else {}
+    body: dict[str, Any] = {"winner": "Red"} if step == "end" else {}
     if step == "commit":
         body = {"unit_ids": [str(squads(forces["Blue"])[0].id)]}
     response = umpire_api.post(f"{url}{step}/", body)

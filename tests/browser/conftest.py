@@ -78,8 +78,11 @@ def demo_server(tmp_path_factory):
         capture_output=True,
         text=True,
     )
-    token = re.search(r"API token (\w+)", demo.stdout).group(1)
-    campaign_id = re.search(r"\(([0-9a-f-]{36})\)\n", demo.stdout).group(1)
+    token_line = re.search(r"API token (\w+)", demo.stdout)
+    campaign_line = re.search(r"\(([0-9a-f-]{36})\)\n", demo.stdout)
+    assert token_line is not None, demo.stdout
+    assert campaign_line is not None, demo.stdout
+    token, campaign_id = token_line.group(1), campaign_line.group(1)
     server = subprocess.Popen(
         [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
         cwd=ROOT,
@@ -95,6 +98,7 @@ def demo_server(tmp_path_factory):
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
                 server.kill()
+                assert server.stderr is not None  # piped
                 raise AssertionError(server.stderr.read().decode()) from None
             time.sleep(0.3)
     yield DemoServer(url=url, token=token, campaign_id=campaign_id)

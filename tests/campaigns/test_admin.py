@@ -79,6 +79,7 @@ def test_nothing_can_be_added_changed_or_deleted(staff_umpire, make_user, campai
         assert response.status_code == 403
         assert client.get(f"/admin/campaigns/campaign/{mine.pk}/delete/").status_code == 403
         note = JournalNote.objects.filter(campaign_id=mine.id).first()
+        assert note is not None
         assert client.post(f"/admin/campaigns/journalnote/{note.pk}/delete/").status_code == 403
     assert Campaign.objects.get(pk=mine.pk).name == "Kessler Ridge"
     for model in (Campaign, Membership, JournalNote, DiceTrayRoll, CampaignHistoryEntry):

@@ -111,7 +111,7 @@ class _JobThatGoesWrong(Command[Params, None]):
     rolls_dice = True
     failure: BaseException
 
-    def load(self, ctx: CommandContext, params: Params) -> None:
+    def load(self, ctx: CommandContext, params: commands.Params) -> None:
         return None
 
     def decide(self, ctx, state, params, dice) -> Decision:
@@ -163,11 +163,13 @@ def test_a_crashing_job_is_retried_then_failed_for_good(
     with pytest.raises(RuntimeError):
         jobs.run_job(job.id)
     job.refresh_from_db()
+    assert job.error is not None
     assert (job.status, job.error["code"]) == (Job.Status.PENDING, "job.crashed")
     with pytest.raises(RuntimeError):
         jobs.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
+    assert job.error is not None
     assert job.error["message"] == "database went away"
 
 

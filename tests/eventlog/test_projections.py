@@ -60,7 +60,9 @@ def test_as_of_folds_to_exactly_that_point(campaign):
     for upto, notes in ((1, 0), (2, 1), (3, 2), (4, 3), (5, 3)):
         rows = projections.fold_as_of(campaign.id, upto)
         assert len(rows.all(JournalNote)) == notes
-        assert rows.get(Campaign, campaign.id)["name"] == "Kessler Ridge"
+        row = rows.get(Campaign, campaign.id)
+        assert row is not None
+        assert row["name"] == "Kessler Ridge"
 
 
 def test_as_of_the_head_equals_the_tables(campaign):

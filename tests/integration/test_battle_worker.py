@@ -54,6 +54,7 @@ def test_server_dice_are_rolled_by_the_worker_and_every_roll_is_logged(celery_pr
         dice=None,
         actor=umpire,
     ).job
+    assert job is not None
 
     wait_for(
         lambda: Job.objects.get(pk=job.pk).status == "succeeded", timeout=30, what="the action"
@@ -94,6 +95,7 @@ def test_the_scripted_battle_with_server_dice_on_a_real_worker(celery_processes,
         job = actions.action_perform(
             campaign=campaign, battle=battle, name=name, params=params, dice=None, actor=umpire
         ).job
+        assert job is not None
         wait_for(lambda: Job.objects.get(pk=job.pk).is_finished, timeout=30, what=f"the {name} job")
         finished = Job.objects.get(pk=job.pk)
         assert finished.status == "succeeded", finished.error

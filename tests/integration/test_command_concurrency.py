@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from django.db import connection
@@ -20,6 +21,9 @@ from rosters import services as rosters
 from rosters.models import Force, Trooper, Unit
 from tests.factories import campaign_for
 from tests.integration.conftest import wait_for
+
+if TYPE_CHECKING:
+    from rest_framework.response import _MonkeyPatchedResponse  # the test client's response
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -80,11 +84,14 @@ def client_for(user) -> APIClient:
     return client
 
 
-def test_a_decision_is_never_appended_on_state_that_changed_before_it_committed(fighting, umpire):
+def test_a_decision_is_never_appended_on_state_that_changed_before_it_committed(
+    fighting, umpire, monkeypatch
+):
     """Request A kills a trooper and holds its decision; request B, killing the same trooper,
     cannot decide until A has committed, then sees him dead and is refused by the rule."""
     campaign, battle, squads = fighting
     trooper = Trooper.objects.filter(unit_id=squads[0].id).order_by("order").first()
+    assert trooper is not None
     body = {
         "unit_id": str(squads[0].id),
         "mode": "named",
@@ -103,32 +110,29 @@ def test_a_decision_is_never_appended_on_state_that_changed_before_it_committed(
             release_a.wait(timeout=30)
         return outcome
 
-    casualties.Casualties.resolve = held_resolve
-    responses: dict[str, object] = {}
-    try:
+    monkeypatch.setattr(casualties.Casualties, "resolve", held_resolve)
+    responses: dict[str, _MonkeyPatchedResponse] = {}
 
-        def request(name: str) -> None:
-            try:
-                responses[name] = client_for(umpire).post(
-                    f"/api/v1/battles/{battle.id}/actions/casualties/", body, format="json"
-                )
-            finally:
-                connection.close()
+    def request(name: str) -> None:
+        try:
+            responses[name] = client_for(umpire).post(
+                f"/api/v1/battles/{battle.id}/actions/casualties/", body, format="json"
+            )
+        finally:
+            connection.close()
 
-        first = threading.Thread(target=request, args=("a",))
-        first.start()
-        assert a_decided.wait(timeout=30)
-        second = threading.Thread(target=request, args=("b",))
-        second.start()
-        second.join(timeout=1.0)
-        # B is waiting for the campaign lock A holds: it has not read or decided anything.
-        assert second.is_alive()
-        assert len(deciding) == 1
-        release_a.set()
-        first.join(timeout=30)
-        second.join(timeout=30)
-    finally:
-        casualties.Casualties.resolve = original
+    first = threading.Thread(target=request, args=("a",))
+    first.start()
+    assert a_decided.wait(timeout=30)
+    second = threading.Thread(target=request, args=("b",))
+    second.start()
+    second.join(timeout=1.0)
+    # B is waiting for the campaign lock A holds: it has not read or decided anything.
+    assert second.is_alive()
+    assert len(deciding) == 1
+    release_a.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
 
     codes = sorted(
         (r.status_code, r.json().get("code") if r.status_code >= 400 else None)
@@ -240,7 +244,5 @@ def test_eight_after_action_requests_for_one_battle_make_one_job(broker, fightin
 
     assert run_threads(work) == []
     assert Counter(status for status, _ in answers) == Counter({202: 1, 409: THREADS - 1})
-    assert {code for status, code in answers if status == 409} == {
-        "after_action.already_requested"
-    }
+    assert {code for status, code in answers if status == 409} == {"after_action.already_requested"}
     assert Job.objects.filter(campaign_id=campaign.id, kind="battles.after_action").count() == 1

@@ -32,6 +32,7 @@ def test_as_of_each_demo_battle_equals_a_rebuild_folded_to_that_point(api_for, s
             upto = selectors.resolve_as_of(
                 campaign.id, as_of=None, as_of_battle=str(battle.id), side=side
             )
+            assert upto is not None
             rows = fold_from_scratch(campaign.id, upto)
             view = selectors.FoldedRoster.__new__(selectors.FoldedRoster)
             view.campaign_id, view.upto, view.rows = campaign.id, upto, rows
@@ -40,10 +41,9 @@ def test_as_of_each_demo_battle_equals_a_rebuild_folded_to_that_point(api_for, s
                     f"/api/v1/forces/{force.id}/",
                     {"as_of_battle": str(battle.id), "side": side},
                 ).json()
-                assert served == selectors.force_detail(view, view.force(force.id)), (
-                    battle.name,
-                    side,
-                )
+                folded = view.force(force.id)
+                assert folded is not None
+                assert served == selectors.force_detail(view, folded), (battle.name, side)
 
 
 def _umpire(campaign):

@@ -131,10 +131,12 @@ def test_the_battle_page_tells_the_battle(client, umpire, umpire_api, make_user,
     assert page.index("<strong>Turn 1</strong>") < page.index("<strong>Turn 3</strong>")
     killed = page.index("Pte Fox killed.")
     assert killed < page.index("stabilised.") < page.index("reached the battle area")
-    line = r'</span> Pte Fox killed\.\s*<span class="dice"[^>]*>([^<]+)</span>'
-    assert re.search(line, page).group(1) == "d8 7, d4 2, d6 6 (table)"
-    whole = r'Pte Fox killed\.\s*<span class="dice"[^>]*>([^<]+)</span>'
-    assert re.search(whole, page).group(1).startswith("d8 7, d4 2, d8 3, d4 2, d8 2, d4 3")
+    line = re.search(r'</span> Pte Fox killed\.\s*<span class="dice"[^>]*>([^<]+)</span>', page)
+    assert line is not None
+    assert line.group(1) == "d8 7, d4 2, d6 6 (table)"
+    whole = re.search(r'Pte Fox killed\.\s*<span class="dice"[^>]*>([^<]+)</span>', page)
+    assert whole is not None
+    assert whole.group(1).startswith("d8 7, d4 2, d8 3, d4 2, d8 2, d4 3")
     assert "[d8 7" not in page  # the dice are told once, beside the line
 
     # Casualties per side, linked to the troopers.
@@ -219,6 +221,7 @@ def test_the_battle_page_costs_the_same_queries_whatever_the_force_size(
     assert committed.status_code == 200, committed.json()
     assert umpire_api.post(f"{url}start/").status_code == 200
     squad = units.filter(force_id=forces["Blue"].id, kind="squad").first()
+    assert squad is not None
     men = Trooper.objects.filter(unit_id=squad.id).order_by("order")[:2]
     act(umpire_api, url, "casualties", {
         "unit_id": str(squad.id), "mode": "named", "dice": [],

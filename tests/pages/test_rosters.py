@@ -57,7 +57,9 @@ def join(umpire_api, campaign, make_user, username: str, role: str, force_ids=()
 
 
 def strength(page: str) -> int:
-    return int(re.search(r'<strong id="unit-strength">(\d+)</strong>', page).group(1))
+    found = re.search(r'<strong id="unit-strength">(\d+)</strong>', page)
+    assert found is not None
+    return int(found.group(1))
 
 
 def test_the_force_page_is_a_tree_of_unit_cards_with_the_roster(client, umpire, hill):
@@ -148,7 +150,9 @@ def test_the_as_of_selector_shows_the_unit_as_it_stood(client, umpire, hill):
     assert "Pte Dog killed" not in page  # the history stops there too
     assert "4 points (+4)" not in page  # and so do the charts
     # Links keep the point: the trooper as he stood then.
-    sequence = re.search(r"after event #(\d+)", page).group(1)
+    found = re.search(r"after event #(\d+)", page)
+    assert found is not None
+    sequence = found.group(1)
     assert f'href="/troopers/{names["Pte Baker"].id}/?as_of={sequence}"' in page
 
     # The API's own form of the question answers the same.
@@ -272,6 +276,8 @@ def test_pages_cost_the_same_queries_whatever_the_force_size(
     force = Force.objects.get(campaign_id=campaign.id)
     squad = Unit.objects.filter(force_id=force.id, kind="squad").first()
     platoon = Unit.objects.filter(force_id=force.id, kind="platoon").first()
+    assert squad is not None
+    assert platoon is not None
     trooper = Trooper.objects.get(force_id=force.id, name="Capt Nina Grayson")
     assert Trooper.objects.filter(force_id=force.id).count() == 113
     client.force_login(umpire)

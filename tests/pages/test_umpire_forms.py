@@ -203,7 +203,9 @@ def test_rolling_and_assigning_a_platoons_replacements(as_umpire, campaign):
     assert f"/campaigns/{campaign.id}/?platoon={platoon.id}#replacements" in page
 
     page = dashboard(as_umpire, campaign, f"?platoon={platoon.id}")
-    left = int(re.search(r'<strong class="left">(\d+) left</strong>', page).group(1))
+    found = re.search(r'<strong class="left">(\d+) left</strong>', page)
+    assert found is not None
+    left = int(found.group(1))
     assert left >= 1
     assert f'name="count-{first.id}"' in page
     assert f'name="count-{second.id}"' in page
@@ -446,7 +448,9 @@ def test_a_post_without_the_csrf_token_is_refused(umpire, campaign):
     assert store.last_sequence(campaign.id) == before
     # With the token the page gives, the same form goes through.
     page = browser.get(f"/campaigns/{campaign.id}/").content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert found is not None
+    token = found.group(1)
     response = browser.post(
         f"/campaigns/{campaign.id}/calendar/", {"days": "1", "csrfmiddlewaretoken": token}
     )

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_a_force_import_is_recorded_as_its_command(platoon, campaign):
     record = CommandRecord.objects.get(campaign_id=campaign.id, name="rosters.force_import")
     assert record.response_status == 201
+    assert record.response_body is not None
     assert record.response_body["id"] == platoon["id"]
     assert record.params["force"]["name"] == "3rd Platoon"
     assert record.params["source"] == "platoon.yaml"
@@ -71,6 +72,7 @@ def test_a_roll_waiting_for_the_server_holds_the_next_one_back(platoon, campaign
     # Outside a request no commit callback runs here, so the job stays pending.
     outcome = replacements_request(campaign=campaign, platoon=platoon_unit, dice=None, actor=umpire)
     assert (outcome.status, outcome.events) == (202, [])
+    assert outcome.job is not None
     assert Job.objects.get(pk=outcome.job.pk).status == Job.Status.PENDING
     with pytest.raises(StateConflict) as refused:
         replacements_request(campaign=campaign, platoon=platoon_unit, dice=[3], actor=umpire)

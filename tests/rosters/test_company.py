@@ -43,11 +43,13 @@ def test_roster_reads_cost_the_same_queries_whatever_the_force_size(
     with django_assert_max_num_queries(8):
         assert umpire_api.get(f"/api/v1/forces/{force['id']}/").status_code == 200
     unit = Unit.objects.filter(force_id=force["id"], kind="squad").first()
+    assert unit is not None
     with django_assert_max_num_queries(8):
         assert umpire_api.get(f"/api/v1/units/{unit.id}/").status_code == 200
     with django_assert_max_num_queries(8):
         assert umpire_api.get(f"/api/v1/units/{unit.id}/history/").status_code == 200
     trooper = Trooper.objects.filter(force_id=force["id"]).first()
+    assert trooper is not None
     with django_assert_max_num_queries(8):
         assert umpire_api.get(f"/api/v1/troopers/{trooper.id}/").status_code == 200
     # A second force does not add queries to the campaign's force list.

@@ -941,7 +941,8 @@ def test_scenario_motivation_and_fatigue_are_the_books() -> None:
     assert {(u.fatigue, u.mission_motivation) for u in blue} == {("tired", "high")}
     assert blue[0].leadership == 1  # the platoon commander is LV 1
     assert {u.quality for u in blue[1:]} <= {"regular", "veteran"}
-    assert all(u.toe_strength > len(u.troopers) for u in blue)  # understrength
+    # understrength
+    assert all(u.toe_strength is not None and u.toe_strength > len(u.troopers) for u in blue)
     red = units_of("sg2-scenario-3-red.yaml")
     assert {u.fatigue for u in red} == {"fresh", "tired"}
 

@@ -9,7 +9,7 @@ import pytest
 
 from rules.dice import DiceError, Die, TableDice
 from rules.errors import RuleError
-from rules.options import parse_options
+from rules.options import OptionsError, parse_options
 from rules.rulesets import Ruleset
 from rules.scales import UnmappedScaleError
 
@@ -37,6 +37,7 @@ def test_a_die_that_cannot_be_used_names_its_place_in_the_entered_dice():
 def test_options_refused_name_the_first_problem_as_the_error():
     with pytest.raises(RuleError) as refused:
         parse_options(Ruleset.SG2, {"no_such_option": 1})
+    assert isinstance(refused.value, OptionsError)
     assert refused.value.code == refused.value.errors[0].code
     assert refused.value.field == "no_such_option"
 

@@ -299,7 +299,7 @@ def test_the_base_must_belong_to_the_ruleset():
 
 def test_building_options_directly_checks_them():
     with pytest.raises(OptionsError) as caught:
-        SG2Options(quality_points_win=-1, replacement_die="d8", quality_progression="points")
+        SG2Options(quality_points_win=-1, replacement_die="d8", quality_progression="points")  # type: ignore[arg-type]  # the wrong types on purpose
     assert [(p.field, p.code) for p in caught.value.errors] == [
         ("quality_progression", "options.type"),
         ("quality_points_win", "options.range"),
@@ -309,7 +309,7 @@ def test_building_options_directly_checks_them():
 
 def test_building_options_directly_checks_sets_groups_and_optionals():
     with pytest.raises(OptionsError) as caught:
-        SG2Options(field_doubling_applies_to=["repair"], repair_days={"disabled": 3})
+        SG2Options(field_doubling_applies_to=["repair"], repair_days={"disabled": 3})  # type: ignore[arg-type]  # the wrong types on purpose
     assert [(p.field, p.code) for p in caught.value.errors] == [
         ("field_doubling_applies_to", "options.type"),
         ("repair_days", "options.type"),
@@ -317,7 +317,7 @@ def test_building_options_directly_checks_sets_groups_and_optionals():
     with pytest.raises(OptionsError):
         SG2Options(field_doubling_applies_to=(FieldTime.REPAIR, FieldTime.REPAIR))
     with pytest.raises(OptionsError):
-        SG2Options(field_doubling_applies_to=("repair",))
+        SG2Options(field_doubling_applies_to=("repair",))  # type: ignore[arg-type]  # the wrong type on purpose
     assert SG2Options(max_support_weapons=None).max_support_weapons is None
     with pytest.raises(OptionsError):
         RepairDays(disabled=-1)
@@ -472,4 +472,4 @@ def test_schema_of_an_optional_choice_and_an_upper_bound_alone():
 def test_an_optional_choice_accepts_none_and_members():
     check_options(Sample(shade=Colour.BLUE))
     with pytest.raises(OptionsError):
-        check_options(Sample(shade="blue"))
+        check_options(Sample(shade="blue"))  # type: ignore[arg-type]  # the wrong type on purpose

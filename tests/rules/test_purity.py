@@ -27,6 +27,7 @@ def purity_problems(source: str, filename: str = "<source>") -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             names = [node.module or ""]
         for name in names:
+            assert isinstance(node, ast.stmt)  # an import, which has a line
             top = name.split(".")[0]
             if top == "rules":
                 continue

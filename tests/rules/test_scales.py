@@ -34,7 +34,7 @@ from rules.sg2.scales import Quality as SG2Quality
         (SG2Quality.ELITE, FaDQuality.ELITE),
     ],
 )
-def test_quality_levels_correspond_by_order(sg2, fad):
+def test_quality_levels_correspond_by_order(sg2: SG2Quality, fad: FaDQuality):
     assert fad_quality_for(sg2) is fad
     assert sg2_quality_for(fad) is sg2
     assert counterpart(sg2, to=Ruleset.FAD) is fad
@@ -66,11 +66,11 @@ def test_fad_quality_survives_a_round_trip(quality):
 def test_a_quality_of_the_wrong_ruleset_is_refused_not_reinterpreted():
     # Both are integer enums: FaD Elite has rank 3, which is SG2 Veteran's rank.
     with pytest.raises(ValueError, match="Expected an SG2 quality"):
-        fad_quality_for(FaDQuality.ELITE)
+        fad_quality_for(FaDQuality.ELITE)  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(ValueError, match="Expected a FaD quality"):
-        sg2_quality_for(SG2Quality.VETERAN)
+        sg2_quality_for(SG2Quality.VETERAN)  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(ValueError, match="Expected an SG2 quality"):
-        fad_quality_for(3)
+        fad_quality_for(3)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 def test_a_value_already_in_the_target_ruleset_is_returned_as_is():
@@ -99,7 +99,7 @@ def test_scales_that_do_not_map_raise_with_the_reason(value, to, reason):
 
 def test_a_leadership_value_has_no_counterpart():
     with pytest.raises(UnmappedScaleError, match="leadership values"):
-        counterpart(2, to=Ruleset.FAD)
+        counterpart(2, to=Ruleset.FAD)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 def test_an_unknown_target_ruleset_is_refused():

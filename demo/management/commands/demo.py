@@ -260,10 +260,11 @@ class Command(BaseCommand):
             upto = selectors.resolve_as_of(
                 campaign.id, as_of=None, as_of_battle=str(battles_fought[0].id), side="before"
             )
-            then = selectors.FoldedRoster(campaign.id, upto)
-            for unit in then.rows.find(Unit, kind="squad"):
-                fit = [t for t in then.troopers(unit_id=unit["id"]) if t["status"] == "fit"]
-                before[unit["id"]] = (unit["quality"], len(fit))
+            assert upto is not None  # a battle's bounds are a sequence, never "now"
+            folded = selectors.FoldedRoster(campaign.id, upto)
+            for squad in folded.rows.find(Unit, kind="squad"):
+                fit_then = [t for t in folded.troopers(unit_id=squad["id"]) if t["status"] == "fit"]
+                before[squad["id"]] = (squad["quality"], len(fit_then))
         self.stdout.write(f"{campaign.name}, day {campaign.day}")
         umpire = Membership.objects.get(campaign_id=campaign.id, user_id=campaign.umpire_id)
         for battle in battles_fought:
@@ -272,10 +273,10 @@ class Command(BaseCommand):
                 + (f", won by {battle.winner}" if battle.winner else "")
             )
             for side in battle_casualties(battle, umpire)["sides"]:
-                counts = ", ".join(
+                tally = ", ".join(
                     f"{n} {kind}" for kind, n in side.items() if isinstance(n, int) and n
                 )
-                self.stdout.write(f"    {side['side']} casualties: {counts or 'none'}")
+                self.stdout.write(f"    {side['side']} casualties: {tally or 'none'}")
         self.stdout.write("  Units (quality, fit men; before -> now):")
         squads = [
             unit

@@ -45,7 +45,10 @@ class Command(BaseCommand):
             if user is None or not umpires.filter(user_id=user.pk).exists():
                 raise CommandError(f"{as_user} is not an umpire of this campaign.")
         else:
-            user = get_user_model().objects.get(pk=umpires.order_by("joined_at").first().user_id)
+            first_umpire = umpires.order_by("joined_at").first()
+            if first_umpire is None:
+                raise CommandError(f"Campaign {campaign_id} has no umpire to load it as.")
+            user = get_user_model().objects.get(pk=first_umpire.user_id)
         try:
             force = services.force_import_text(
                 campaign=found, text=text, source=path.name, actor=user

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from rules.fad.points import (
     OfficerStanding,
     Purchase,
     PurchaseKind,
+    Spending,
     UnitStanding,
     VehicleStanding,
     campaign_points_awarded,
@@ -31,18 +34,18 @@ DESTROYED = VehicleStanding(vehicle_id="tank", condition=VehicleCondition.DESTRO
 LIEUTENANT = OfficerStanding(officer_id="lt", leadership=OfficerLeadership.INSPIRING)
 
 
-def spend(*purchases: Purchase, awarded: int = 10, **kwargs: object):  # type: ignore[no-untyped-def]
+def spend(*purchases: Purchase, awarded: int = 10, **kwargs: Any) -> Spending:
     return spend_campaign_points(
         awarded=awarded,
         purchases=purchases,
         units=(SQUAD, FANATICS, SNIPER),
         vehicles=(DAMAGED, DESTROYED),
         officers=(LIEUTENANT,),
-        **kwargs,  # type: ignore[arg-type]
+        **kwargs,
     )
 
 
-def refused(*purchases: Purchase, **kwargs: object) -> CampaignPointsError:
+def refused(*purchases: Purchase, **kwargs: Any) -> CampaignPointsError:
     with pytest.raises(CampaignPointsError) as error:
         spend(*purchases, **kwargs)
     return error.value
@@ -359,6 +362,7 @@ def test_spending_respects_budget_and_caps(
 ) -> None:
     unit = UnitStanding(unit_id="u", quality=quality, resolve=resolve)
     purchases = tuple(Purchase(kind, "u") for kind in kinds)
+    refusal: str | None
     try:
         outcome = spend_campaign_points(awarded=awarded, purchases=purchases, units=(unit,))
     except CampaignPointsError as error:

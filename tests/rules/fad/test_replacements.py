@@ -3,6 +3,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -65,7 +66,7 @@ def test_a_routed_unit_counts_only_its_casualties_by_default() -> None:
 
 
 def test_a_routed_unit_can_count_as_eliminated() -> None:
-    kwargs = {"casualties": 3, "strength_at_battle_start": 8}
+    kwargs: dict[str, Any] = {"casualties": 3, "strength_at_battle_start": 8}
     fate = "counts_as_eliminated"
     assert losses_for_replacement(**kwargs, campaign_routed_unit_fate=fate) == 3
     assert (
@@ -298,7 +299,11 @@ def test_elite_drops_to_regular() -> None:
 
 
 def test_half_strength_can_be_measured_against_the_survivors() -> None:
-    kwargs = {"quality": Quality.REGULAR, "replacements_received": 3, "initial_strength": 10}
+    kwargs: dict[str, Any] = {
+        "quality": Quality.REGULAR,
+        "replacements_received": 3,
+        "initial_strength": 10,
+    }
     assert not quality_loss(dice=TableDice([]), **kwargs).rolled
     assert quality_loss(
         dice=TableDice([1]),
@@ -331,7 +336,7 @@ def test_unknown_half_strength_basis_is_refused() -> None:
 
 
 def test_reinforcements_count_toward_quality_loss_only_with_the_option() -> None:
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "quality": Quality.REGULAR,
         "replacements_received": 2,
         "reinforcements_received": 2,
@@ -344,7 +349,7 @@ def test_reinforcements_count_toward_quality_loss_only_with_the_option() -> None
 
 
 def test_vehicles_roll_quality_loss_only_with_the_option() -> None:
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "quality": Quality.REGULAR,
         "replacements_received": 1,
         "initial_strength": 1,

@@ -147,10 +147,9 @@ def test_the_book_opening_alone_is_not_a_playable_tree() -> None:
 def test_attacker_win_follows_the_grey_line_and_defender_win_the_white_p65() -> None:
     assert next_tree_battle(tree=TREE, current="attack", winner=Side.ATTACKER) == TREE.battles[1]
     assert next_tree_battle(tree=TREE, current="attack", winner=Side.DEFENDER) == TREE.battles[2]
-    assert (
-        next_tree_battle(tree=TREE, current="breakthrough", winner=Side.DEFENDER).key
-        == "final_push"
-    )
+    after_breakthrough = next_tree_battle(tree=TREE, current="breakthrough", winner=Side.DEFENDER)
+    assert after_breakthrough is not None
+    assert after_breakthrough.key == "final_push"
 
 
 def test_the_last_battle_leads_to_the_final_box() -> None:
@@ -158,7 +157,9 @@ def test_the_last_battle_leads_to_the_final_box() -> None:
 
 
 def test_the_winner_may_be_given_by_name() -> None:
-    assert next_tree_battle(tree=TREE, current="attack", winner="defender").key == "hold"  # type: ignore[arg-type]
+    following = next_tree_battle(tree=TREE, current="attack", winner="defender")
+    assert following is not None
+    assert following.key == "hold"
 
 
 def test_next_battle_from_an_unknown_box_is_refused() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -308,7 +309,7 @@ def test_squad_based_damage_refuses_bad_input():
     with pytest.raises(ValueError, match="negative"):
         squad_based_damage_casualties(hits=-1, attacker_score=1, defender_score=1)
     with pytest.raises(ValueError, match="whole number"):
-        squad_based_damage_casualties(hits=1, attacker_score=1, defender_score=None)
+        squad_based_damage_casualties(hits=1, attacker_score=1, defender_score=None)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 # --- the recovery roll ---------------------------------------------------------------------------
@@ -657,7 +658,7 @@ def test_a_figure_listed_twice_is_refused():
         recover_wounded(dice=TableDice([6, 6]), wounded=wounded("A", "A"), fit_troopers=4)
 
 
-@pytest.mark.parametrize("bad", [("A", W), Patient("", W), Patient(7, W)])
+@pytest.mark.parametrize("bad", [("A", W), Patient("", W), Patient(7, W)])  # type: ignore[arg-type]  # the wrong type on purpose
 def test_malformed_patients_are_refused(bad):
     with pytest.raises(ValueError, match=r"Patient|trooper name"):
         recover_wounded(dice=TableDice([6]), wounded=[bad], fit_troopers=4)
@@ -811,7 +812,10 @@ def test_wounded_left_outside_coherency_are_abandoned_by_default(gaps, coherency
 
 
 def test_option_abandoned_only_when_the_player_declares_it():
-    kwargs = {"coherency_inches": 4, "wounds_abandon_trigger": AbandonTrigger.DECLARED}
+    kwargs: dict[str, Any] = {
+        "coherency_inches": 4,
+        "wounds_abandon_trigger": AbandonTrigger.DECLARED,
+    }
     assert wounded_are_abandoned(unstabilised_wounded_gaps_inches=[9], **kwargs) is False
     assert (
         wounded_are_abandoned(unstabilised_wounded_gaps_inches=[1], declared=True, **kwargs) is True
@@ -929,6 +933,7 @@ def test_option_roll_recovery_gives_each_untreated_wounded_one_unmodified_roll(
     dice.ensure_all_used()
     hurt = next(fate for fate in outcome.fates if fate.trooper == "hurt")
     assert hurt.returns is returns
+    assert hurt.recovery is not None
     assert hurt.recovery.result is result
     assert hurt.recovery.modifier == 0
     assert hurt.state_at_end is W

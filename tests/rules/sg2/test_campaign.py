@@ -74,7 +74,7 @@ def test_a_bad_field_multiplier_is_refused(value: object) -> None:
             task=DoubledTime.FATIGUE,
             location=Location.FIELD,
             supplied=True,
-            field_time_multiplier=value,
+            field_time_multiplier=value,  # type: ignore[arg-type]  # the wrong type on purpose
         )
 
 
@@ -95,7 +95,7 @@ def test_only_the_field_is_unsafe() -> None:
 def test_counts_must_be_whole_numbers() -> None:
     assert require_count("Days", 3) == 3
     with pytest.raises(ValueError, match="Days must be a whole number"):
-        require_count("Days", "3")
+        require_count("Days", "3")  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(ValueError, match="at least 2"):
         require_count("Days", 1, minimum=2)
 

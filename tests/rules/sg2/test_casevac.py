@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -107,7 +108,7 @@ def test_random_arrival_exact_probabilities():
 
 
 def call(faces, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "caller_quality": Quality.REGULAR,
         "caller_leadership": 2,
         "caller_level": PLATOON,
@@ -317,7 +318,7 @@ def test_a_confident_unit_does_not_roll():
 
 
 def nearby(faces, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "confidence": SH,
         "within_12_inches": True,
         "has_wounded_awaiting_evacuation": False,

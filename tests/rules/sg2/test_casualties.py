@@ -268,7 +268,11 @@ def test_allocation_never_places_more_hits_than_there_are(count, hits, data):
     assert len(first.allocations) == hits
     assert sum(first.hits_on(f.id) for f in figures) == hits
     for allocation in first.allocations:
-        expected = 0 if count == 1 else allocated_index(allocation.roll, count)
+        if count == 1:
+            expected = 0  # a lone figure takes the hit without a roll
+        else:
+            assert allocation.roll is not None
+            expected = allocated_index(allocation.roll, count)
         assert allocation.figure_id == figures[expected].id
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -98,7 +99,7 @@ def test_ew_task_uses_one_to_three_markers(markers):
 
 
 def talk(faces, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "sender_quality": Quality.REGULAR,
         "sender_leadership": 1,
         "receiver_leadership": 2,
@@ -216,7 +217,7 @@ def test_jammed_communication_exact_probabilities():
 
 
 def rally_unit(faces, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "rallied_quality": Quality.REGULAR,
         "rallied_leadership": 2,
         "rallied_confidence": BR,
@@ -481,7 +482,7 @@ def test_successor_leadership_stays_one_to_three_and_moves_at_most_one(leadershi
 
 
 def lose_leader(faces, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "quality": Quality.REGULAR,
         "leadership": 2,
         "confidence": ST,

@@ -205,7 +205,7 @@ def test_thresholds_are_options() -> None:
 @pytest.mark.parametrize(("points", "gained"), [(-1, 0), (0, -1), (True, 0), (1.5, 0)])
 def test_points_must_be_whole_and_not_negative(points: object, gained: object) -> None:
     with pytest.raises(ValueError, match=r"whole number|at least 0"):
-        apply_quality_points(quality=Quality.GREEN, points=points, points_gained=gained)
+        apply_quality_points(quality=Quality.GREEN, points=points, points_gained=gained)  # type: ignore[arg-type]  # the wrong types on purpose
 
 
 @given(

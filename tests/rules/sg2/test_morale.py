@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -376,6 +377,7 @@ def test_an_event_test_carries_its_roll():
     # LV1 + TL3 = 4: a 3 is more than half of 4, so one level.
     assert outcome.threat_level == 3
     assert outcome.confidence_after is ST
+    assert outcome.test is not None
     assert outcome.rolls == outcome.test.rolls
 
 
@@ -505,7 +507,7 @@ def test_failing_to_remove_panic_on_a_one_costs_a_confidence_level():
 
 
 def stand(face, **overrides):
-    arguments = {
+    arguments: dict[str, Any] = {
         "confidence": SH,
         "in_cover_or_in_position": True,
         "friendly_units_within_12": 0,

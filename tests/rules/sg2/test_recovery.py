@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -169,8 +170,8 @@ def test_battle_counter_can_restart_on_any_day_of_rest() -> None:
         ({"rr_counter_reset": "never"}, "never"),
     ],
 )
-def test_bad_rest_input_is_refused(arguments: dict[str, object], message: str) -> None:
-    base: dict[str, object] = {
+def test_bad_rest_input_is_refused(arguments: dict[str, Any], message: str) -> None:
+    base: dict[str, Any] = {
         "fatigue": Fatigue.TIRED,
         "days_rested": 1,
         "location": Location.FIELD,
@@ -356,7 +357,7 @@ def test_the_permanent_evacuation_band_is_an_option() -> None:
         ({"battle_day": -2}, "at least 0"),
     ],
 )
-def test_bad_recovery_input_is_refused(arguments: dict[str, int], message: str) -> None:
+def test_bad_recovery_input_is_refused(arguments: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         injured_trooper_recovery(dice=TableDice([3]), **arguments)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -365,7 +366,11 @@ def test_points_are_kept_when_the_quality_holds_or_there_was_no_rise() -> None:
     "counts", [{"existing_members": -1}, {"replacements": -2}, {"returned_from_injury": -1}]
 )
 def test_negative_counts_are_refused(counts: dict[str, int]) -> None:
-    arguments = {"existing_members": 5, "replacements": 1, "returned_from_injury": 0} | counts
+    arguments: dict[str, Any] = {
+        "existing_members": 5,
+        "replacements": 1,
+        "returned_from_injury": 0,
+    } | counts
     with pytest.raises(ValueError, match="at least 0"):
         check_quality_after_replacements(dice=TableDice([3]), quality=Quality.REGULAR, **arguments)
 

@@ -104,7 +104,7 @@ def test_armour_values_p38():
     assert (VehicleArmour(2).die, VehicleArmour(2).multiplier) == (Die.D12, 2)
     for bad in (-1, 6, True, 1.5):
         with pytest.raises(ValueError, match="Armour class"):
-            VehicleArmour(bad)
+            VehicleArmour(bad)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 def test_rfac_major_hit_disables_the_apc_p38():
@@ -316,7 +316,9 @@ def test_power_armoured_occupant_rolls_p40_when_wounded():
         damage=DIS,
         weapon_size_class=2,
     )
-    assert outcome.occupants[0].change.after is FigureState.SUIT_DISABLED
+    change = outcome.occupants[0].change
+    assert change is not None
+    assert change.after is FigureState.SUIT_DISABLED
 
 
 def test_occupant_severity_exact_probability():
@@ -413,7 +415,9 @@ def test_small_arms_power_armour_occupant_rolls_p40():
         armour=VehicleArmour(0),
         occupants=[Figure("p", armour=Die.D12, power_armour=True)],
     )
-    assert outcome.occupants[0].change.after is FigureState.FIT
+    change = outcome.occupants[0].change
+    assert change is not None
+    assert change.after is FigureState.FIT
 
 
 # --- anti-vehicle mines (P.55) ----------------------------------------------------------------
@@ -451,6 +455,7 @@ def test_mine_disabling_an_afv_hurts_occupants_on_one_or_two():
     )
     dice.ensure_all_used()
     assert outcome.damage is DIS
+    assert outcome.occupants is not None
     assert outcome.occupants.save_above == 2
     assert outcome.occupants.wounded == ("a",)
 
@@ -463,6 +468,7 @@ def test_mine_disabling_a_softskin_hurts_occupants_on_one_to_four():
         softskin=True,
         occupants=[Figure("a")],
     )
+    assert outcome.occupants is not None
     assert outcome.occupants.save_above == 4
     assert outcome.occupants.killed == ("a",)
 
