@@ -8,8 +8,8 @@ from typing import Any
 from battles.models import Battle, BattleLogEntry, BattleSide, Participant
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
-from rosters.models import Trooper, Unit
-from rosters.wording import joined, label
+from rosters.projections import trooper_name, trooper_names, unit_name
+from rosters.wording import label
 
 __all__ = [
     "BattleProjection",
@@ -59,21 +59,6 @@ def participant_key(battle_id: Any, unit_id: Any) -> str:
 def battle_name(rows: Rows, battle_id: Any, missing: str = "the battle") -> str:
     battle = rows.get(Battle, battle_id)
     return battle["name"] if battle else missing
-
-
-def unit_name(rows: Rows, unit_id: Any) -> str:
-    unit = rows.get(Unit, unit_id)
-    return unit["name"] if unit else "a unit"
-
-
-def trooper_name(rows: Rows, trooper_id: Any) -> str:
-    trooper = rows.get(Trooper, trooper_id)
-    return trooper["name"] if trooper else "a trooper"
-
-
-def trooper_names(rows: Rows, trooper_ids: list[Any]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    return joined([trooper_name(rows, trooper_id) for trooper_id in trooper_ids])
 
 
 @register

@@ -14,12 +14,18 @@ from typing import Any
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rosters.models import RosterBattle, Trooper, Unit, Vehicle
-from rosters.projections import next_order, service_record, unit_history
+from rosters.projections import (
+    regroup_troopers,
+    service_record,
+    trooper_name,
+    trooper_names,
+    unit_history,
+    unit_name,
+)
 from rosters.vocabulary import TrooperStatus
 from rosters.wording import (
     TREATED,
     casualty_fate,
-    joined,
     label,
     surrender_captor,
     treatment_help,
@@ -33,20 +39,6 @@ from rosters.wording import (
 def battle_name(rows: Rows, battle_id: Any, missing: str = "the battle") -> str:
     battle = rows.get(RosterBattle, battle_id)
     return battle["name"] if battle else missing
-
-
-def unit_name(rows: Rows, unit_id: Any) -> str:
-    unit = rows.get(Unit, unit_id)
-    return unit["name"] if unit else "a unit"
-
-
-def trooper_name(rows: Rows, trooper_id: Any) -> str:
-    trooper = rows.get(Trooper, trooper_id)
-    return trooper["name"] if trooper else "a trooper"
-
-
-def trooper_names(rows: Rows, trooper_ids: list[Any]) -> str:
-    return joined([trooper_name(rows, trooper_id) for trooper_id in trooper_ids])
 
 
 def _casevac_aboard(rows: Rows, p: dict[str, Any]) -> dict[str, dict[str, str]] | None:
@@ -424,31 +416,14 @@ class InBattleProjection(Projection):
     @Projection.handles("battles.UnitsRegrouped")
     def units_regrouped(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
-        unit = rows.get(Unit, p["unit_id"])
-        merged = rows.get(Unit, p["merged_unit_id"])
-        if unit is None or merged is None:
-            return
-        rows.update(
-            Unit,
-            p["unit_id"],
-            quality=p["quality"],
-            leadership=p["leadership"],
-            fatigue=p["fatigue"],
-        )
-        order = next_order(rows, unit["id"])
         where = battle_name(rows, p["battle_id"], "battle")
-        names = []
-        for offset, trooper_id in enumerate(p["trooper_ids"]):
-            trooper = rows.get(Trooper, trooper_id)
-            if trooper is None:
-                continue
-            names.append(trooper["name"])
-            rows.update(Trooper, trooper_id, unit_id=unit["id"], order=order + offset)
-            service_record(
-                rows,
-                event,
-                trooper_id,
-                f"Regrouped from {merged['name']} into {unit['name']} in {where}.",
-                battle_id=p["battle_id"],
-            )
+        regrouped = regroup_troopers(
+            rows,
+            event,
+            lambda merged, unit: f"Regrouped from {merged['name']} into {unit['name']} in {where}.",
+            battle_id=p["battle_id"],
+        )
+        if regrouped is None:
+            return
+        unit, merged, names = regrouped
         _regroup_histories(rows, event, unit, merged, names)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitStatus
+from rosters.wording import joined
 
 
 def _label(value: str | None) -> str:
@@ -68,6 +70,54 @@ def service_record(
             "recorded_at": event.recorded_at,
         },
     )
+
+
+def unit_name(rows: Rows, unit_id: Any) -> str:
+    unit = rows.get(Unit, unit_id)
+    return unit["name"] if unit else "a unit"
+
+
+def trooper_name(rows: Rows, trooper_id: Any) -> str:
+    trooper = rows.get(Trooper, trooper_id)
+    return trooper["name"] if trooper else "a trooper"
+
+
+def trooper_names(rows: Rows, trooper_ids: list[Any]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return joined([trooper_name(rows, trooper_id) for trooper_id in trooper_ids])
+
+
+Row = dict[str, Any]
+
+
+def regroup_troopers(
+    rows: Rows,
+    event: StoredEvent,
+    record: Callable[[Row, Row], str],
+    *,
+    battle_id: Any = None,
+) -> tuple[Row, Row, list[str]] | None:
+    """SG2 P.17 regrouping: the unit takes its new ratings and the merged unit's troopers, each
+    of whom gets the service-record line ``record(merged, unit)``. The two units as they stood
+    before, and the names of the troopers who moved; None if either unit is unknown."""
+    p = event.payload
+    unit = rows.get(Unit, p["unit_id"])
+    merged = rows.get(Unit, p["merged_unit_id"])
+    if unit is None or merged is None:
+        return None
+    rows.update(
+        Unit, p["unit_id"], quality=p["quality"], leadership=p["leadership"], fatigue=p["fatigue"]
+    )
+    order = next_order(rows, unit["id"])
+    names = []
+    for offset, trooper_id in enumerate(p["trooper_ids"]):
+        trooper = rows.get(Trooper, trooper_id)
+        if trooper is None:
+            continue
+        names.append(trooper["name"])
+        rows.update(Trooper, trooper_id, unit_id=unit["id"], order=order + offset)
+        service_record(rows, event, trooper_id, record(merged, unit), battle_id=battle_id)
+    return unit, merged, names
 
 
 def next_order(rows: Rows, unit_id: Any) -> int:
@@ -311,29 +361,16 @@ class RosterProjection(Projection):
     @Projection.handles("rosters.UnitsRegrouped")
     def units_regrouped(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
-        unit = rows.get(Unit, p["unit_id"])
-        merged = rows.get(Unit, p["merged_unit_id"])
-        if unit is None or merged is None:
-            return
-        rows.update(
-            Unit,
-            p["unit_id"],
-            quality=p["quality"],
-            leadership=p["leadership"],
-            fatigue=p["fatigue"],
+        regrouped = regroup_troopers(
+            rows,
+            event,
+            lambda merged, unit: (
+                f"Regrouped from {merged['name']} into {unit['name']}: {p['reason']}"
+            ),
         )
-        order = next_order(rows, unit["id"])
-        for offset, trooper_id in enumerate(p["trooper_ids"]):
-            trooper = rows.get(Trooper, trooper_id)
-            if trooper is None:
-                continue
-            rows.update(Trooper, trooper_id, unit_id=unit["id"], order=order + offset)
-            service_record(
-                rows,
-                event,
-                trooper_id,
-                f"Regrouped from {merged['name']} into {unit['name']}: {p['reason']}",
-            )
+        if regrouped is None:
+            return
+        unit, merged, _ = regrouped
         rows.update(
             Unit,
             merged["id"],

@@ -10,8 +10,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,28 @@ def wait_for(predicate, *, timeout: float, interval: float = 0.1, what: str = "c
             return value
         time.sleep(interval)
     raise AssertionError(f"Timed out after {timeout}s waiting for {what}.")
+
+
+def run_threads(work: Callable[[int], object], count: int = 8) -> list[BaseException]:
+    """Run ``work(index)`` on ``count`` threads started together; the errors they raised."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(count)
+
+    def thread(index: int) -> None:
+        try:
+            start.wait()
+            work(index)
+        except BaseException as exc:  # reported to the test, not swallowed
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=thread, args=(i,)) for i in range(count)]
+    for each in threads:
+        each.start()
+    for each in threads:
+        each.join()
+    return errors
 
 
 @pytest.fixture

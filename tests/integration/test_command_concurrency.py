@@ -20,7 +20,7 @@ from eventlog.models import Job
 from rosters import services as rosters
 from rosters.models import Force, Trooper, Unit
 from tests.factories import campaign_for
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import run_threads, wait_for
 
 if TYPE_CHECKING:
     from rest_framework.response import _MonkeyPatchedResponse  # the test client's response
@@ -29,28 +29,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 THREADS = 8
-
-
-def run_threads(work, count: int = THREADS) -> list[BaseException]:
-    """Run ``work(index)`` on ``count`` threads started together; the errors they raised."""
-    errors: list[BaseException] = []
-    start = threading.Barrier(count)
-
-    def thread(index: int) -> None:
-        try:
-            start.wait()
-            work(index)
-        except BaseException as exc:  # reported to the test, not swallowed
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=thread, args=(i,)) for i in range(count)]
-    for each in threads:
-        each.start()
-    for each in threads:
-        each.join()
-    return errors
 
 
 @pytest.fixture

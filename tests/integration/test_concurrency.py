@@ -13,32 +13,12 @@ from campaigns.events import NoteRecorded
 from eventlog import store
 from eventlog.errors import ConcurrencyConflict
 from eventlog.store import NewEvent
+from tests.integration.conftest import run_threads
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 WRITERS = 8
 APPENDS = 250
-
-
-def run_writers(work) -> list[BaseException]:
-    errors: list[BaseException] = []
-    start = threading.Barrier(WRITERS)
-
-    def writer(index: int) -> None:
-        try:
-            start.wait()
-            work(index)
-        except BaseException as exc:  # reported to the test, not swallowed
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
 
 
 def test_concurrent_writers_get_a_gap_free_sequence_and_lose_nothing():
@@ -50,7 +30,7 @@ def test_concurrent_writers_get_a_gap_free_sequence_and_lose_nothing():
             note = NoteRecorded(text=f"writer {index} note {n}")
             store.append(campaign_id, [NewEvent.of(note, stream=stream)])
 
-    assert run_writers(work) == []
+    assert run_threads(work, WRITERS) == []
 
     events = list(store.read(campaign_id))
     assert [e.sequence for e in events] == list(range(1, WRITERS * APPENDS + 1))
@@ -85,7 +65,7 @@ def test_with_expected_versions_every_loser_conflicts_and_writes_nothing():
             else:
                 won[index] += 1
 
-    assert run_writers(work) == []
+    assert run_threads(work, WRITERS) == []
 
     events = list(store.read(campaign_id))
     assert sum(won.values()) + sum(lost.values()) == WRITERS * APPENDS
@@ -129,7 +109,7 @@ def test_a_reader_following_the_sequence_never_skips_a_late_commit():
                 campaign_id, [NewEvent.of(NoteRecorded(text=f"{index}/{n}"), stream=stream)]
             )
 
-    errors = run_writers(work)
+    errors = run_threads(work, WRITERS)
     done.set()
     reader.join()
     assert errors == []
