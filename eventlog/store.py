@@ -7,6 +7,9 @@ versions are checked under the same lock, so an ``expected_version`` check canno
 
 The hot path is plain SQL on Django's connection (one statement each to lock the head, read the
 stream versions and insert the rows); see docs/adr/0001-event-store.md for the figures.
+
+One module on purpose, at a little over 500 lines: every statement that touches the event table
+is here, where the guarantees they keep together can be read together.
 """
 
 from __future__ import annotations
