@@ -7,6 +7,7 @@ campaign seed; the table source replays the dice the players rolled and the umpi
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import hmac
@@ -157,6 +158,141 @@ class TableDice:
                 f"not needed: the procedure used {self._next}.",
                 index=self._next,
             )
+
+
+# --- Whom a roll is for ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def rolling_for(dice: DiceSource, subject: str) -> Iterator[None]:
+    """Say whom the rolls made inside the block are for (a unit's or a trooper's id), to a source
+    that wants to know: keyed table dice pick that subject's faces, a prompt names it. Other
+    sources roll as they always do."""
+    about = getattr(dice, "about", None)
+    if about is None:
+        yield
+        return
+    with about(subject):
+        yield
+
+
+class _Attributed:
+    """A source that keeps track of whom the current rolls are for."""
+
+    def __init__(self) -> None:
+        self.subject: str | None = None
+
+    @contextlib.contextmanager
+    def about(self, subject: str) -> Iterator[None]:
+        before, self.subject = self.subject, subject
+        try:
+            yield
+        finally:
+            self.subject = before
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedFace:
+    """A face rolled at the table and entered with what it is for: the subject (a unit or a
+    trooper id) and, where one subject rolls for several things, the purpose."""
+
+    result: int
+    subject: str | None = None
+    purpose: str | None = None
+    die: Die | None = None
+
+
+class KeyedDice(_Attributed):
+    """Dice rolled at the table, each entered for a subject (and a purpose), so the order the
+    umpire typed them in does not matter across subjects. Each subject's faces are used in the
+    order they were entered; a face entered with a purpose goes only to a roll for that purpose.
+    Faces entered for no subject go to rolls made for none."""
+
+    def __init__(self, entered: Iterable[KeyedFace]) -> None:
+        super().__init__()
+        self._entered = list(entered)
+        for index, entry in enumerate(self._entered):
+            if entry.die is not None:
+                check_face(entry.die, entry.result, index=index)
+        self._used: set[int] = set()
+
+    def roll(self, die: Die, purpose: str) -> Roll:
+        for index, entry in enumerate(self._entered):
+            if (
+                index not in self._used
+                and entry.subject == self.subject
+                and entry.purpose in (None, purpose)
+            ):
+                if entry.die is not None and entry.die != die:
+                    raise DiceError(
+                        "dice.wrong_die",
+                        f"Die {index + 1} should be a {die.label} for {purpose}, "
+                        f"not a {entry.die.label}.",
+                        index=index,
+                    )
+                check_face(die, entry.result, index=index)
+                self._used.add(index)
+                return Roll(die=die, result=entry.result, purpose=purpose, source=RollSource.TABLE)
+        whom = f" for {self.subject}" if self.subject is not None else ""
+        raise DiceError(
+            "dice.missing",
+            f"A {die.label} is needed{whom} for {purpose}, but none was entered{whom}.",
+            index=len(self._entered),
+        )
+
+    def ensure_all_used(self) -> None:
+        """Refuse faces that were entered but that no roll needed."""
+        unused = [i for i in range(len(self._entered)) if i not in self._used]
+        if unused:
+            raise DiceError(
+                "dice.unused",
+                f"{len(unused)} entered {'die was' if len(unused) == 1 else 'dice were'} not "
+                "needed: no roll was made for what they were entered for.",
+                index=unused[0],
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class DiceNeed:
+    """One die a procedure asks for: its type, what for, for whom, and the face if it is known.
+
+    ``assumed`` is true when an earlier die had no face yet: the procedure was followed as if that
+    die showed 1, so this need may change once the real face is known.
+    """
+
+    die: Die
+    purpose: str
+    subject: str | None
+    result: int | None
+    assumed: bool
+
+
+class PromptDice(_Attributed):
+    """The dice prompt: follows a procedure with the faces entered so far and records every die
+    it asks for. Past the entered faces it answers 1 and marks what follows as assumed, so one
+    call lists every die as far as it can be known."""
+
+    def __init__(self, entered: Iterable[int] = ()) -> None:
+        super().__init__()
+        self._entered = list(entered)
+        self.needs: list[DiceNeed] = []
+
+    def roll(self, die: Die, purpose: str) -> Roll:
+        index = len(self.needs)
+        known = index < len(self._entered)
+        assumed = any(need.result is None for need in self.needs)
+        if known:
+            check_face(die, self._entered[index], index=index)
+        face = self._entered[index] if known else None
+        self.needs.append(DiceNeed(die, purpose, self.subject, face, assumed))
+        return Roll(die=die, result=face or 1, purpose=purpose, source=RollSource.TABLE)
+
+    @property
+    def complete(self) -> bool:
+        """Every die the procedure asked for had a face, and no entered face was left over."""
+        return len(self._entered) == len(self.needs) and all(
+            need.result is not None for need in self.needs
+        )
 
 
 _CHUNK_BITS = 64

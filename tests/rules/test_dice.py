@@ -14,10 +14,14 @@ from hypothesis import strategies as st
 from rules.dice import (
     DIE_LADDER,
     DiceError,
+    DiceNeed,
     Die,
     EnteredDie,
+    KeyedDice,
+    KeyedFace,
     OpenShift,
     OpposedOutcome,
+    PromptDice,
     Roll,
     RollSource,
     SeededDice,
@@ -27,6 +31,7 @@ from rules.dice import (
     face_from_words,
     multiple_opposed,
     open_shift_die,
+    rolling_for,
     seed_commitment,
     seeded_face,
     seeded_words,
@@ -512,3 +517,86 @@ def test_raising_an_actor_die_never_worsens_a_multiple_opposed_roll(rolls, oppon
     better = [min(rolls[0] + 1, 12), *rolls[1:]]
     assert multiple_opposed(better, opponent) >= before
     assert multiple_opposed(rolls, min(opponent + 1, 12)) <= before
+
+
+# --- whom a roll is for, keyed table dice and the dice prompt -------------------------------------
+
+
+def test_rolling_for_a_subject_leaves_plain_sources_alone():
+    table = TableDice([4])
+    with rolling_for(table, "alpha"):
+        assert table.roll(Die.D6, "a test").result == 4
+
+
+def test_keyed_dice_give_each_subject_its_own_faces_in_the_order_entered():
+    keyed = KeyedDice(
+        [
+            KeyedFace(5, subject="bravo"),
+            KeyedFace(2, subject="alpha"),
+            KeyedFace(6, subject="bravo"),
+        ]
+    )
+    with rolling_for(keyed, "alpha"):
+        assert keyed.roll(Die.D6, "test").result == 2
+    with rolling_for(keyed, "bravo"):
+        assert [keyed.roll(Die.D6, "test").result for _ in range(2)] == [5, 6]
+    keyed.ensure_all_used()
+    assert keyed.subject is None
+
+
+def test_keyed_dice_with_a_purpose_go_only_to_that_roll():
+    keyed = KeyedDice(
+        [KeyedFace(3, subject="alpha", purpose="recovery"), KeyedFace(6, subject="alpha")]
+    )
+    with rolling_for(keyed, "alpha"):
+        assert keyed.roll(Die.D6, "withdrawal").result == 6
+        assert keyed.roll(Die.D6, "recovery").result == 3
+
+
+def test_keyed_dice_refuse_a_missing_wrong_impossible_or_unused_face():
+    keyed = KeyedDice([KeyedFace(4, subject="alpha", die=Die.D8)])
+    with rolling_for(keyed, "bravo"), pytest.raises(DiceError) as missing:
+        keyed.roll(Die.D6, "test")
+    assert (missing.value.code, missing.value.index) == ("dice.missing", 1)
+    assert "for bravo" in missing.value.message
+    with rolling_for(keyed, "alpha"), pytest.raises(DiceError) as wrong:
+        keyed.roll(Die.D6, "test")
+    assert (wrong.value.code, wrong.value.index) == ("dice.wrong_die", 0)
+    with pytest.raises(DiceError) as unused:
+        keyed.ensure_all_used()
+    assert (unused.value.code, unused.value.index) == ("dice.unused", 0)
+    with pytest.raises(DiceError) as impossible:
+        KeyedDice([KeyedFace(9, die=Die.D8)])
+    assert impossible.value.code == "dice.impossible"
+    nobody = KeyedDice([KeyedFace(2)])
+    assert nobody.roll(Die.D4, "test").result == 2
+    with pytest.raises(DiceError) as unnamed:
+        nobody.roll(Die.D4, "test")
+    assert unnamed.value.message == "A d4 is needed for test, but none was entered."
+
+
+def test_the_prompt_lists_every_die_with_its_subject_and_marks_what_follows_a_missing_face():
+    prompt = PromptDice([5])
+    with rolling_for(prompt, "alpha"):
+        first = prompt.roll(Die.D6, "withdrawal")
+    with rolling_for(prompt, "bravo"):
+        second = prompt.roll(Die.D8, "recovery")
+        prompt.roll(Die.D6, "repair")
+    assert (first.result, second.result) == (5, 1)
+    assert prompt.needs == [
+        DiceNeed(Die.D6, "withdrawal", "alpha", 5, assumed=False),
+        DiceNeed(Die.D8, "recovery", "bravo", None, assumed=False),
+        DiceNeed(Die.D6, "repair", "bravo", None, assumed=True),
+    ]
+    assert not prompt.complete
+
+
+def test_the_prompt_is_complete_when_every_die_has_its_face_and_none_is_left_over():
+    prompt = PromptDice([3, 4])
+    prompt.roll(Die.D6, "a")
+    assert not prompt.complete
+    prompt.roll(Die.D6, "b")
+    assert prompt.complete
+    with pytest.raises(DiceError) as impossible:
+        PromptDice([7]).roll(Die.D6, "a")
+    assert (impossible.value.code, impossible.value.index) == ("dice.impossible", 0)
