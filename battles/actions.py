@@ -9,6 +9,7 @@ on a worker, checking the state again first. Either way a refusal appends nothin
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision
 from eventlog.errors import CommandError, NotFound, StateConflict
 from rosters.models import Trooper, Unit, Vehicle
-from rules.dice import DiceSource, Roll
+from rules.dice import DiceSource, Roll, rolling_for
 from rules.options import parse_options
 from rules.rulesets import Ruleset
 
@@ -127,7 +128,12 @@ class BattleAction(Command[Any, BattleContext]):
         self, ctx: CommandContext, state: BattleContext, params: Any, dice: DiceSource | None
     ) -> Decision:
         assert dice is not None  # battle actions always roll (an empty list of table dice)
-        return Decision.of(self.resolve(state, params, dice), stream=battle_stream(state.battle.id))
+        # The unit (or vehicle) an action is about is whom its dice are for, unless the rules
+        # say otherwise inside.
+        subject = getattr(params, "unit_id", None) or getattr(params, "vehicle_id", None)
+        with rolling_for(dice, str(subject)) if subject else contextlib.nullcontext():
+            payloads = self.resolve(state, params, dice)
+        return Decision.of(payloads, stream=battle_stream(state.battle.id))
 
     def check_action(self, ctx: BattleContext, params: Any) -> None:
         """Refuse parameters that do not fit the battle's state."""

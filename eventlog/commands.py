@@ -37,10 +37,23 @@ from eventlog.catalogue import EventPayload
 from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput, RuleViolation
 from eventlog.models import CommandRecord, Job
 from eventlog.store import NewEvent, StoredEvent
-from rules.dice import DiceError, DiceSource, TableDice
+from rules.dice import (
+    DiceError,
+    DiceNeed,
+    DiceSource,
+    Die,
+    KeyedDice,
+    KeyedFace,
+    PromptDice,
+    TableDice,
+)
 from rules.errors import RuleError
 
 MAX_IDEMPOTENCY_KEY = 200
+
+# Faces rolled at the table: in the order the rules use them, or each keyed by what it is for
+# (``{"face": 4, "for": "<unit or trooper id>", "purpose": "...", "die": 6}``).
+EnteredDice = Sequence[int] | Sequence[Mapping[str, Any]]
 
 
 class Params(BaseModel):
@@ -198,8 +211,47 @@ def parse_params(cmd: Command[Any, Any], params: Mapping[str, Any] | BaseModel) 
         raise InvalidInput.from_validation(exc, code=code) from None
 
 
+def table_dice(dice: EnteredDice) -> TableDice | KeyedDice:
+    """The table's dice as the rules read them: in order, or keyed by whom they are for."""
+    faces = [entry for entry in dice if not isinstance(entry, Mapping)]
+    if len(faces) == len(dice):
+        return TableDice(faces)
+    keyed = []
+    for index, entry in enumerate(dice):
+        if not isinstance(entry, Mapping):
+            raise CommandError(
+                "dice.mixed",
+                "Enter every die as a face, or every die keyed by what it is for, not both.",
+                field=f"dice.{index}",
+            )
+        keyed.append(_keyed_face(entry, index))
+    return KeyedDice(keyed)
+
+
+def _keyed_face(entry: Mapping[str, Any], index: int) -> KeyedFace:
+    face, die = entry.get("face"), entry.get("die")
+    subject, purpose = entry.get("for"), entry.get("purpose")
+    if (
+        isinstance(face, bool)
+        or not isinstance(face, int)
+        or (die is not None and die not in {d.value for d in Die})
+        or not isinstance(subject, str | None)
+        or not isinstance(purpose, str | None)
+        or set(entry) - {"face", "die", "for", "purpose"}
+    ):
+        raise CommandError(
+            "dice.invalid",
+            'A keyed die is {"face": n, "for": "<unit or trooper id>", "purpose": "...", '
+            '"die": 4-12}; only the face is required.',
+            field=f"dice.{index}",
+        )
+    return KeyedFace(
+        result=face, subject=subject, purpose=purpose, die=Die(die) if die is not None else None
+    )
+
+
 def fingerprint(
-    name: str, params: BaseModel, dice: Sequence[int] | None, expected: int | None
+    name: str, params: BaseModel, dice: EnteredDice | None, expected: int | None
 ) -> str:
     """Identifies a request, so a key reused for a different one is caught."""
     body = {
@@ -218,7 +270,7 @@ def run(
     campaign_id: uuid.UUID,
     params: Mapping[str, Any] | BaseModel,
     actor_id: int | None,
-    dice: Sequence[int] | None = None,
+    dice: EnteredDice | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
     respond: Respond | None = None,
@@ -314,7 +366,7 @@ def _decide_and_append(
     ctx: CommandContext,
     params: BaseModel,
     *,
-    dice: Sequence[int] | None,
+    dice: EnteredDice | None,
     expected_version: int | None,
 ) -> Outcome:
     command_id = ctx.command_id
@@ -334,7 +386,7 @@ def _decide_and_append(
     if cmd.rolls_dice and dice is None:
         job = _job_record(ctx, cmd.name, params, command_id)
         return Outcome(command_id=command_id, job=job, status=202)
-    table = TableDice(dice) if dice is not None else None
+    table = table_dice(dice) if dice is not None else None
     with rules_refusals():
         decision = cmd.decide(ctx, state, params, table)
         if table is not None:
@@ -386,7 +438,7 @@ def _record(
     cmd: Command[Any, Any],
     ctx: CommandContext,
     params: BaseModel,
-    dice: Sequence[int] | None,
+    dice: EnteredDice | None,
     idempotency_key: str | None,
     request_print: str,
 ) -> None:
@@ -460,3 +512,37 @@ def run_job_command(job: Job) -> list[StoredEvent]:
         name=cmd.name,
         metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
     )
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The dice a command needs: every die in order, and whether the faces given complete it."""
+
+    needs: list[DiceNeed]
+    complete: bool
+
+
+def prompt(
+    name: str,
+    *,
+    campaign_id: uuid.UUID,
+    params: Mapping[str, Any] | BaseModel,
+    actor_id: int | None,
+    dice: Sequence[int] = (),
+) -> Prompt:
+    """The dice prompt of a command that rolls dice: follows its decision with the faces entered
+    so far and lists every die it asks for (die, purpose, for whom). Nothing is written: the
+    decision runs in a transaction that is rolled back."""
+    cmd = get(name)
+    if not cmd.rolls_dice:
+        raise CommandError("dice.not_used", f"{name} rolls no dice.", field="dice")
+    parsed = parse_params(cmd, params)
+    dice_prompt = PromptDice(dice)
+    with transaction.atomic():
+        ctx = CommandContext(campaign_id=campaign_id, actor_id=actor_id)
+        state = cmd.load(ctx, parsed)
+        with rules_refusals():
+            cmd.check(ctx, state, parsed)
+            cmd.decide(ctx, state, parsed, dice_prompt)
+        transaction.set_rollback(True)
+    return Prompt(needs=dice_prompt.needs, complete=dice_prompt.complete)

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from battles.after_action import AfterAction
 from battles.api.views import _battle
-from eventlog.api.commands import body_of, dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
 from eventlog.api.serializers import JobSerializer
 
 
@@ -34,6 +34,18 @@ class AfterActionSerializer(serializers.Serializer):
 class BattleAfterActionApi(APIView):
     """Resolve an ended battle after the action (umpire only): quality points, fatigue, the
     withdrawal test, the injured's recovery and vehicle repairs (SG2 P.60-61)."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, battle_id: uuid.UUID) -> Response:
+        """The dice prompt: every die the after-action asks the table for, in order, with its
+        purpose and the unit or trooper it is for; ``?dice=3,5`` follows the faces so far."""
+        campaign, battle = _battle(request, battle_id, umpire=True)
+        return dice_prompt(
+            request,
+            AfterAction.name,
+            campaign_id=campaign.id,
+            params=query_params(request, battle_id=battle.id),
+        )
 
     @extend_schema(request=AfterActionSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, battle_id: uuid.UUID) -> Response:

@@ -15,7 +15,7 @@ from battles import actions, selectors, services
 from battles.models import Battle
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.commands import body_of, dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 
@@ -125,6 +125,18 @@ class BattleActionApi(APIView):
     """Perform a battle action. The body holds the action's parameters and, optionally, the
     dice rolled at the table (``dice``: faces in the order the rules use them); without them
     the server rolls in a resolution job (202)."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, battle_id: uuid.UUID, action: str) -> Response:
+        """The dice prompt: every die the action asks the table for, in order, with its purpose
+        and whom it is for; parameters in the query string, ``?dice=3,5`` the faces so far."""
+        campaign, battle = _battle(request, battle_id, umpire=True)
+        return dice_prompt(
+            request,
+            actions.action_command(campaign.ruleset, action),
+            campaign_id=campaign.id,
+            params=query_params(request, battle_id=battle.id),
+        )
 
     @extend_schema(request=dict, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, battle_id: uuid.UUID, action: str) -> Response:

@@ -7,8 +7,9 @@ from the URL, and says how the outcome is rendered. The ``Idempotency-Key`` head
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rest_framework import status
@@ -44,16 +45,19 @@ def expected_version_of(body: Mapping[str, Any]) -> int | None:
     return value
 
 
-def dice_of(body: Mapping[str, Any]) -> list[int] | None:
+def dice_of(body: Mapping[str, Any]) -> commands.EnteredDice | None:
+    """The table's dice: faces in the order the rules use them, or each keyed by what it is for
+    (``{"face": 4, "for": "<unit or trooper id>", "purpose": "..."}``); checked by the runner."""
     value = body.get(DICE)
     if value is None:
         return None
     if not isinstance(value, list) or any(
-        isinstance(face, bool) or not isinstance(face, int) for face in value
+        isinstance(face, bool) or not isinstance(face, int | Mapping) for face in value
     ):
         raise CommandError(
             "invalid.dice",
-            "dice are the faces rolled at the table, a list of whole numbers.",
+            "dice are the faces rolled at the table: a list of whole numbers, or of faces keyed "
+            'by what they are for ({"face": 4, "for": "<id>"}).',
             field=DICE,
         )
     return value
@@ -78,7 +82,7 @@ def execute(
     *,
     campaign_id: uuid.UUID,
     params: Mapping[str, Any] | None = None,
-    dice: Sequence[int] | None = None,
+    dice: commands.EnteredDice | None = None,
     respond: Callable[[commands.Outcome], tuple[int, Any]] = events_body,
 ) -> Response:
     """Run a command for the request's user and answer it: the rendered outcome, or 202 and the
@@ -106,3 +110,65 @@ def respond_with(request: Request, outcome: commands.Outcome) -> Response:
     if outcome.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
+
+
+def query_params(request: Request, **from_url: Any) -> dict[str, Any]:
+    """A command's parameters from a query string, for the dice prompt: a repeated key is a
+    list, a value that starts like JSON (``[``, ``{``) is read as JSON, any other stays text
+    (the command's own validation turns ``"2"`` into 2)."""
+    params: dict[str, Any] = {}
+    for key in request.query_params:
+        if key == DICE:
+            continue
+        values = [_query_value(v) for v in request.query_params.getlist(key)]
+        params[key] = values if len(values) > 1 else values[0]
+    params.update({k: str(v) if isinstance(v, uuid.UUID) else v for k, v in from_url.items()})
+    return params
+
+
+def _query_value(raw: str) -> Any:
+    if raw[:1] in ("[", "{"):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw  # left for the command's validation to refuse, with its field
+    return raw
+
+
+def _query_dice(request: Request) -> list[int]:
+    raw = request.query_params.get(DICE, "")
+    try:
+        return [int(face) for face in raw.split(",") if face.strip()]
+    except ValueError:
+        raise CommandError(
+            "invalid.dice", "dice are faces separated by commas: dice=3,5,1.", field=DICE
+        ) from None
+
+
+def dice_prompt(
+    request: Request, name: str, *, campaign_id: uuid.UUID, params: Mapping[str, Any]
+) -> Response:
+    """The dice a command would ask the table for, with the faces in ``?dice=`` so far: each
+    die in order with its purpose and whom it is for, and whether the faces complete it."""
+    found = commands.prompt(
+        name,
+        campaign_id=campaign_id,
+        params=params,
+        actor_id=request.user.pk,
+        dice=_query_dice(request),
+    )
+    return Response(
+        {
+            "complete": found.complete,
+            "dice": [
+                {
+                    "die": need.die.value,
+                    "purpose": need.purpose,
+                    "for": need.subject,
+                    "face": need.result,
+                    "assumed": need.assumed,
+                }
+                for need in found.needs
+            ],
+        }
+    )
