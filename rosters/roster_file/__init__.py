@@ -90,7 +90,7 @@ def parse_roster(text: str, *, ruleset: str, source: str = "<roster>") -> ForceS
         else:
             data = _read_yaml(text, lines, findings)
     except _SyntaxProblem as problem:
-        syntax = RosterProblem("", problem.line, "", "roster.syntax", problem.message)
+        syntax = RosterProblem("", problem.line, "", problem.code, problem.message)
         raise RosterFileError([syntax], source=source) from None
     if data is None:
         empty = RosterProblem(

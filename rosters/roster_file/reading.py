@@ -31,16 +31,31 @@ class _Lines:
 
 
 class _SyntaxProblem(Exception):
-    def __init__(self, line: int | None, message: str) -> None:
+    def __init__(self, line: int | None, message: str, *, code: str = "roster.syntax") -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.code = code
+
+
+# The most values a roster may stand for once its aliases are expanded: a reinforced company
+# (SG2 P.8) is about 2,500; this leaves room for a battalion and refuses alias bombs.
+MAX_EXPANDED_VALUES = 50_000
 
 
 def _read_yaml(text: str, lines: _Lines, findings: list[_Finding]) -> object:
-    loader = yaml.SafeLoader(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        # Built inside the ``try``: the reader refuses control characters as it starts.
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
+        if node is not None and _expanded_size(node, {}, set()) > MAX_EXPANDED_VALUES:
+            raise _SyntaxProblem(
+                node.start_mark.line + 1,
+                f"This file's aliases expand to more than {MAX_EXPANDED_VALUES:,} values, far "
+                "more than any force; write the units out, or use fewer nested aliases.",
+                code="roster.too_large",
+            )
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -56,10 +71,33 @@ def _read_yaml(text: str, lines: _Lines, findings: list[_Finding]) -> object:
     except yaml.YAMLError as error:
         raise _SyntaxProblem(None, f"This is not valid YAML: {error}.") from error
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is not None:
         _index_yaml(node, (), node.start_mark.line + 1, lines, findings, set())
     return data
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int], open_nodes: set[int]) -> int:
+    """How many values the document stands for once aliases are expanded, counting each node of
+    the parsed graph once (an alias bomb's graph is small; its expansion is not). A node inside
+    itself counts once: the tree check reports that loop in words."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in open_nodes:
+        return 1
+    open_nodes.add(key)
+    if isinstance(node, yaml.MappingNode):
+        children = [child for pair in node.value for child in pair]
+    elif isinstance(node, yaml.SequenceNode):
+        children = list(node.value)
+    else:
+        children = []
+    size = 1 + sum(_expanded_size(child, sizes, open_nodes) for child in children)
+    open_nodes.discard(key)
+    sizes[key] = size
+    return size
 
 
 def _index_yaml(

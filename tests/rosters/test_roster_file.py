@@ -980,3 +980,53 @@ def test_fatigue_and_motivation_words_match_the_scales() -> None:
     motivation = UnitSpec.model_fields["mission_motivation"].annotation
     assert typing.get_args(fatigue) == FATIGUES
     assert typing.get_args(motivation) == MOTIVATIONS
+
+
+# --- hostile files -------------------------------------------------------------------------------
+
+
+def _yaml_bomb(levels: int) -> str:
+    """Nested aliases: each level is nine of the one before, so the file stays tiny while the
+    document it stands for grows ninefold per level."""
+    lines = ['x0: &x0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for n in range(1, levels + 1):
+        lines.append(f"x{n}: &x{n} [{', '.join([f'*x{n - 1}'] * 9)}]")
+    return "\n".join([*lines, "name: Bomb", "side: Blue", f"units: *x{levels}"]) + "\n"
+
+
+def test_a_yaml_bomb_is_refused_before_it_is_expanded() -> None:
+    # Seven levels stand for 9**8 (43 million) values in a 400-byte file: walking them took
+    # minutes and gigabytes. The size is counted on the parsed graph, each node once.
+    problem = only_problem(_yaml_bomb(7))
+    assert (problem.code, problem.line) == ("roster.too_large", 1)
+    assert "aliases" in problem.message
+
+
+def test_aliases_that_stay_small_are_still_read() -> None:
+    spec = parse_roster(
+        yaml_text(
+            """
+            name: Shared
+            side: Blue
+            units:
+              - name: Alpha
+                kind: squad
+                quality: regular
+                leadership: 2
+                troopers: &team [{name: Pte A, role: leader}, {name: Pte B}]
+              - name: Bravo
+                kind: squad
+                quality: regular
+                leadership: 2
+                troopers: *team
+            """
+        ),
+        ruleset="sg2",
+    )
+    assert [u.name for u in spec.units] == ["Alpha", "Bravo"]
+    assert [t.name for t in spec.units[1].troopers] == ["Pte A", "Pte B"]
+
+
+def test_a_control_character_is_a_syntax_problem_not_a_crash() -> None:
+    problem = only_problem("name: Bad\x01\nside: Blue\nunits: []\n")
+    assert problem.code == "roster.syntax"
