@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -204,11 +205,34 @@ def parse_params(cmd: Command[Any, Any], params: Mapping[str, Any] | BaseModel) 
     if isinstance(params, cmd.Params):
         return params
     raw = params.model_dump(mode="json") if isinstance(params, BaseModel) else dict(params)
+    code = cmd.invalid_code or f"{cmd.name.partition('.')[0]}.invalid"
+    _refuse_control_characters(raw, "", code)
     try:
         return cmd.Params.model_validate(raw)
     except ValidationError as exc:
-        code = cmd.invalid_code or f"{cmd.name.partition('.')[0]}.invalid"
         raise InvalidInput.from_validation(exc, code=code) from None
+
+
+# Text may hold tabs and line breaks; no other control character means anything in a campaign,
+# and PostgreSQL refuses NUL outright.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _refuse_control_characters(value: Any, where: str, code: str) -> None:
+    if isinstance(value, str):
+        if _CONTROL.search(value):
+            raise InvalidInput(
+                code,
+                f"{where or 'The text'}: control characters are not allowed in text.",
+                field=where or None,
+            )
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_control_characters(str(key), where, code)
+            _refuse_control_characters(item, f"{where}.{key}" if where else str(key), code)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            _refuse_control_characters(item, f"{where}.{index}" if where else str(index), code)
 
 
 def table_dice(dice: EnteredDice) -> TableDice | KeyedDice:
