@@ -66,16 +66,23 @@ class AsOf:
         return f"?as_of={self.upto}"
 
 
+NOT_BEGUN = (Battle.Status.PLANNED, Battle.Status.COMMITTED)
+
+
 def _as_of(request: HttpRequest, campaign_id: uuid.UUID, battles: Sequence[Row]) -> AsOf:
     """Read the as-of parameters the way the API does.
 
     The select cannot send two fields from one choice without JavaScript, so its options carry
     ``<battle id>:<side>`` in ``as_of_battle``; a plain battle id with a separate ``side`` (as
-    the API takes them, and as links from other pages send them) works too.
+    the API takes them, and as links from other pages send them) works too. "Before" a battle
+    is just before it began, "after" it after its end and after-action (``resolve_as_of``); the
+    select offers only battles that have begun.
     """
     names = {str(b["id"]): b["name"] for b in battles}
     choices = [("", "now")]
     for battle in battles:
+        if battle["status"] in NOT_BEGUN:
+            continue  # planned ahead (linked battles are): nothing before or after it yet
         choices.append((f"{battle['id']}:before", f"before {battle['name']}"))
         choices.append((f"{battle['id']}:after", f"after {battle['name']}"))
     as_of = request.GET.get("as_of", "").strip()

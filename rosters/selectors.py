@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from campaigns.models import Campaign, Membership
 from eventlog import projections, store
-from eventlog.errors import CommandError, NotFound, PermissionDenied
+from eventlog.errors import CommandError, NotFound, PermissionDenied, StateConflict
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
 from rules.sg2.scales import Fatigue
@@ -141,7 +141,14 @@ def resolve_as_of(
     as_of_battle: str | None,
     side: str | None,
 ) -> int | None:
-    """The sequence an ``?as_of=`` or ``?as_of_battle=&side=`` query means (None: now)."""
+    """The sequence an ``?as_of=`` or ``?as_of_battle=&side=`` query means (None: now).
+
+    ``side=before`` is the roster just before the battle began (its start, not its planning:
+    linked battles are planned up front, and each must show the losses of those fought before
+    it); ``side=after`` is the roster after the battle's last event, its end and after-action
+    (for a battle still being fought, its latest event). A battle that has not begun has
+    neither: 409 ``battle.not_started``.
+    """
     if as_of not in (None, "") and as_of_battle not in (None, ""):
         raise CommandError(
             "as_of.both", "Give as_of or as_of_battle, not both.", field="as_of_battle"
@@ -166,10 +173,35 @@ def resolve_as_of(
         ) from None
     if side not in ("before", "after"):
         raise CommandError("invalid.side", "side is 'before' or 'after' the battle.", field="side")
-    bounds = store.stream_bounds(campaign_id, f"battle:{battle_id}")
+    stream = f"battle:{battle_id}"
+    bounds = store.stream_bounds(campaign_id, stream)
     if bounds is None:
         raise NotFound("battle.not_found", "No such battle in this campaign.", field="as_of_battle")
-    return bounds[0] - 1 if side == "before" else bounds[1]
+    began = _battle_began(campaign_id, stream)
+    if began is None:
+        raise StateConflict(
+            "battle.not_started",
+            "That battle has not begun: there is no roster before or after it yet.",
+            field="as_of_battle",
+        )
+    return began - 1 if side == "before" else bounds[1]
+
+
+# A battle's planning: linked battles are planned (and may be committed to) long before they
+# are fought, so these do not begin it.
+BATTLE_PLANNING = ("battles.BattlePlanned", "battles.UnitsCommitted")
+
+
+def _battle_began(campaign_id: uuid.UUID, stream: str) -> int | None:
+    """The sequence of the event that began a battle: the first of its stream, not voided, that
+    is not its planning. For a battle played through the service that is its
+    ``battles.BattleStarted`` (nothing else happens on a battle before it starts); a battle
+    recorded by hand begins with its first recorded event. None: not begun."""
+    voided = projections.voids(campaign_id)
+    for event in store.read(campaign_id, stream=stream):
+        if event.type not in BATTLE_PLANNING and event.sequence not in voided:
+            return event.sequence
+    return None
 
 
 def roster_view(campaign_id: uuid.UUID, upto: int | None) -> CurrentRoster | FoldedRoster:

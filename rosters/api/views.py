@@ -25,7 +25,13 @@ from rosters.force_import import ForceImport, roster_spec
 AS_OF_PARAMETERS = [
     OpenApiParameter("as_of", int, description="Show it as it stood after this event."),
     OpenApiParameter("as_of_battle", uuid.UUID, description="Show it around this battle..."),
-    OpenApiParameter("side", str, enum=["before", "after"], description="...before or after it."),
+    OpenApiParameter(
+        "side",
+        str,
+        enum=["before", "after"],
+        description="...just before it began (its start, not its planning), or after its end and "
+        "after-action. A battle not yet begun: 409 battle.not_started.",
+    ),
 ]
 
 

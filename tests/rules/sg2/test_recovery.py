@@ -134,9 +134,23 @@ def test_fatigue_can_be_left_out_of_the_field_doubling() -> None:
 
 
 def test_combat_restarts_the_count_so_only_days_since_count_p61() -> None:
-    # Three days of rest, a skirmish, then one more day: only that one day counts.
-    outcome = rest_and_recovery(fatigue=Fatigue.EXHAUSTED, days_rested=1, location="safe_area")
-    assert outcome.fatigue is Fatigue.EXHAUSTED
+    """P.61: "2 days of R&R to recover ... from EXHAUSTED to TIRED, and a further 2 days to reach
+    FRESH; any combat action during this time means the unit must start accruing R&R time from
+    the beginning again". An EXHAUSTED unit rests three days, fights, then rests one more."""
+
+    def rest(days: int) -> tuple[Fatigue, int, int]:
+        outcome = rest_and_recovery(
+            fatigue=Fatigue.EXHAUSTED, days_rested=days, location="safe_area"
+        )
+        return outcome.fatigue, outcome.days_toward_next_level, outcome.days_until_fresh
+
+    # Before the skirmish: TIRED after two days, the third counts toward FRESH, one more to go.
+    assert rest(3) == (Fatigue.TIRED, 1, 1)
+    # Had it not fought, the fourth day would have made it FRESH.
+    assert rest(3 + 1) == (Fatigue.FRESH, 0, 0)
+    # It fought: the count starts again and only the day since counts: still EXHAUSTED, one
+    # day of the two toward TIRED, three of the four to FRESH.
+    assert rest(1) == (Fatigue.EXHAUSTED, 1, 3)
 
 
 def test_battle_counter_restarts_when_a_level_is_recovered() -> None:
