@@ -70,9 +70,15 @@ class UnitsCommitted(EventPayload):
 
 @event_type("battles.BattleStarted", stream="battle")
 class BattleStarted(EventPayload):
-    """The battle began."""
+    """The battle began, with the troopers of each committed unit who were on the table."""
 
     battle_id: uuid.UUID
+    on_table: dict[uuid.UUID, list[uuid.UUID]] | None = Field(
+        default=None,
+        description="Unit id -> its troopers present (fit, wounded or stabilised) as the battle "
+        "began: those who take part, not those in hospital. None in battles started before "
+        "this was recorded.",
+    )
 
 
 @event_type("battles.TurnAdvanced", stream="battle")

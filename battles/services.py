@@ -18,10 +18,13 @@ from campaigns.models import Campaign
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
-from rosters.models import Force, Unit
+from eventlog.store import NewEvent
+from rosters.fitness import kept_in_combat
+from rosters.models import Force, Trooper, Unit
 from rosters.services import UNIT_BUSY_CHECKS
-from rosters.vocabulary import UnitKind, UnitStatus
+from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.dice import DiceSource
+from rules.options import parse_options
 from rules.rulesets import definition
 
 
@@ -75,6 +78,10 @@ class PlanParams(Params):
 class PlanState:
     forces: frozenset[uuid.UUID]
     battles: frozenset[uuid.UUID]
+    # The campaign's options for what a side's mission leaves out: its mission motivation
+    # (SG2 P.19) and the Inbound Chart box its casevac comes from (P.54).
+    mission_motivation: str | None = None
+    casevac_call_box: int | None = None
 
 
 @commands.command
@@ -93,6 +100,9 @@ class BattlePlan(Command[PlanParams, PlanState]):
 
     def load(self, ctx: CommandContext, params: PlanParams) -> PlanState:
         campaign = ctx.campaign_id
+        row = Campaign.objects.get(pk=campaign)
+        options = parse_options(row.ruleset, row.options)
+        motivation = getattr(options, "mission_motivation", None)
         return PlanState(
             forces=frozenset(
                 Force.objects.filter(campaign_id=campaign).values_list("id", flat=True)
@@ -100,6 +110,8 @@ class BattlePlan(Command[PlanParams, PlanState]):
             battles=frozenset(
                 Battle.objects.filter(campaign_id=campaign).values_list("id", flat=True)
             ),
+            mission_motivation=None if motivation is None else motivation.name.lower(),
+            casevac_call_box=getattr(options, "casevac_call_box", None),
         )
 
     def check(self, ctx: CommandContext, state: PlanState, params: PlanParams) -> None:
@@ -123,8 +135,22 @@ class BattlePlan(Command[PlanParams, PlanState]):
         self, ctx: CommandContext, state: PlanState, params: PlanParams, dice: DiceSource | None
     ) -> Decision:
         battle_id = ctx.new_id("battle")
-        payload = events.BattlePlanned(battle_id=battle_id, **params.model_dump())
+        plan = params.model_dump()
+        for side, given in zip(plan["sides"], params.sides, strict=True):
+            _campaign_defaults(side, given, state)
+        payload = events.BattlePlanned(battle_id=battle_id, **plan)
         return Decision.of([payload], stream=battle_stream(battle_id), result=battle_id)
+
+
+def _campaign_defaults(side: dict[str, Any], given: SideMission, state: PlanState) -> None:
+    """What a side's mission leaves out, from the campaign's options: its mission motivation
+    (SG2 P.19, option mission_motivation) and the Inbound Chart box a casevac called from a
+    distance starts in (P.54 gives none, option casevac_call_box)."""
+    if "mission_motivation" not in given.model_fields_set and state.mission_motivation:
+        side["mission_motivation"] = state.mission_motivation
+    chosen = given.casevac.model_fields_set if "casevac" in given.model_fields_set else set()
+    if state.casevac_call_box and "start_box" not in chosen:
+        side["casevac"]["start_box"] = state.casevac_call_box
 
 
 def _check_side(state: PlanState, side: SideMission, index: int, seen: set[uuid.UUID]) -> None:
@@ -180,7 +206,9 @@ class CommitParams(BattleParams):
 @commands.command
 class BattleCommit(_OnBattle):
     """Commit units to a planned battle. Each unit's fatigue sets the confidence it starts at
-    (SG2 P.19): Fresh Confident, Tired Steady, Exhausted Shaken."""
+    (SG2 P.19): Fresh Confident, Tired Steady, Exhausted Shaken. A unit unfit for combat since
+    its withdrawal test (SG2 P.61) is refused while it stands withdrawn; moved out of withdrawal
+    and committed before R&R restores it, it disintegrates instead of fighting."""
 
     name = "battles.commit"
     Params = CommitParams
@@ -208,10 +236,17 @@ class BattleCommit(_OnBattle):
             for u in Unit.objects.filter(campaign_id=ctx.campaign_id, id__in=params.unit_ids)
         }
         ruleset = definition(Campaign.objects.get(pk=ctx.campaign_id).ruleset)
-        committed = []
+        committed, lost = [], []
         for index, unit_id in enumerate(params.unit_ids):
             unit = _committable(units.get(unit_id), side_of_force, already, f"unit_ids.{index}")
             already.add(unit.id)
+            # SG2 P.61: an unfit unit kept in combat instead of withdrawn disintegrates.
+            gone = kept_in_combat(
+                unit, day=battle.day, cause="committed_to_battle", battle_id=battle.id
+            )
+            if gone is not None:
+                lost.append(NewEvent.of(gone, stream=f"unit:{unit.id}"))
+                continue
             side = sides[side_of_force[unit.force_id]]
             committed.append(
                 events.CommittedUnit(
@@ -223,7 +258,8 @@ class BattleCommit(_OnBattle):
                 )
             )
         payload = events.UnitsCommitted(battle_id=battle.id, units=committed)
-        return Decision.of([payload], stream=battle_stream(battle.id))
+        fighting = [NewEvent.of(payload, stream=battle_stream(battle.id))] if committed else []
+        return Decision([*fighting, *lost])
 
 
 def _committable(
@@ -240,9 +276,15 @@ def _committable(
             "battle.formation", f"{unit.name} is a {unit.kind}: commit its units.", field=field
         )
     if unit.status in (UnitStatus.DISBANDED, UnitStatus.WITHDRAWN):
+        unfit = (
+            ": unfit for combat until rest restores a fatigue level; kept in combat before "
+            "then it disintegrates (SG2 P.61)"
+            if unit.unfit and unit.status == UnitStatus.WITHDRAWN
+            else ""
+        )
         raise StateConflict(
             "battle.unit_unavailable",
-            f"{unit.name} is {unit.status} and cannot fight.",
+            f"{unit.name} is {unit.status} and cannot fight{unfit}.",
             field=field,
         )
     if unit.id in already:
@@ -273,9 +315,15 @@ class BattleStart(_OnBattle):
     def decide(
         self, ctx: CommandContext, state: Battle, params: BattleParams, dice: DiceSource | None
     ) -> Decision:
-        return Decision.of(
-            [events.BattleStarted(battle_id=state.id)], stream=battle_stream(state.id)
-        )
+        # Who takes part: each unit's troopers present now (SG2 P.61: the injured are away until
+        # they return to duty). The after-action counts their battles fought from this.
+        unit_ids = Participant.objects.filter(battle_id=state.id).values_list("unit_id", flat=True)
+        on_table: dict[uuid.UUID, list[uuid.UUID]] = {unit_id: [] for unit_id in unit_ids}
+        for trooper in Trooper.objects.filter(unit_id__in=on_table).order_by("unit_id", "order"):
+            if TrooperStatus(trooper.status).is_present:
+                on_table[trooper.unit_id].append(trooper.id)
+        started = events.BattleStarted(battle_id=state.id, on_table=on_table)
+        return Decision.of([started], stream=battle_stream(state.id))
 
 
 @commands.command
@@ -308,6 +356,21 @@ def next_battle(battle: Battle, winner: str) -> uuid.UUID | None:
     if winner == battle.attacker:
         return battle.next_on_attacker_win
     return battle.next_on_defender_win
+
+
+def decided_winner(battle: Battle, winner: str) -> str:
+    """The winner, once the campaign's option has settled a draw. FaD p.65 does not say who wins
+    a battle when both sides or neither achieved their missions: option
+    ``campaign_battle_winner`` either leaves it to the umpire (a draw stays a draw, and is
+    refused in a tree) or gives it to the defender."""
+    if winner != "draw" or battle.attacker is None:
+        return winner
+    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    options = parse_options(campaign.ruleset, campaign.options)
+    if getattr(options, "campaign_battle_winner", None) != "defender_on_tie":
+        return winner
+    sides = BattleSide.objects.filter(battle_id=battle.id).exclude(side=battle.attacker)
+    return str(sides.values_list("side", flat=True).get())
 
 
 OUTCOME_LISTS = ("objectives_met", "withdrawn", "routed", "surrendered")
@@ -359,10 +422,11 @@ class BattleEnd(_OnBattle):
     def decide(
         self, ctx: CommandContext, state: Battle, params: EndParams, dice: DiceSource | None
     ) -> Decision:
+        winner = decided_winner(state, params.winner)
         payload = events.BattleEnded(
             battle_id=state.id,
-            winner=params.winner,
-            next_battle_id=next_battle(state, params.winner),
+            winner=winner,
+            next_battle_id=next_battle(state, winner),
             **{name: list(getattr(params, name)) for name in OUTCOME_LISTS},
         )
         return Decision.of([payload], stream=battle_stream(state.id))

@@ -136,7 +136,7 @@ def _options_of(params: CampaignCreateParams) -> tuple[RulesetDefinition, dict[s
             field="ruleset",
         ) from None
     try:
-        return chosen, options_to_dict(parse_options(chosen, params.options))
+        return chosen, options_to_dict(parse_options(chosen, params.options, refuse_retired=True))
     except OptionsError as exc:
         raise options_error(exc) from None
 
@@ -175,7 +175,7 @@ def _options_changed(campaign: Campaign, params: OptionsChangeParams) -> Options
     """The change of options, or the refusal of it."""
     try:
         current = parse_options(campaign.ruleset, campaign.options)
-        updated = parse_options(campaign.ruleset, params.changes, base=current)
+        updated = parse_options(campaign.ruleset, params.changes, base=current, refuse_retired=True)
     except OptionsError as exc:
         raise options_error(exc) from None
     before, after = options_to_dict(current), options_to_dict(updated)

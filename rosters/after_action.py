@@ -47,6 +47,15 @@ def _fatigue_words(p: dict[str, Any]) -> str:
     return counted
 
 
+_LEFT_BEHIND = {
+    "surrendered": "given up with his unit's surrender",
+    "withdrawn": "left behind when his unit withdrew",
+    "routed": "left behind when his unit routed",
+    "abandoned": "abandoned by his unit during the battle",
+    None: "left on the field",
+}
+
+
 def _recovered(rows: Rows, r: dict[str, Any], trooper: dict[str, Any]) -> str:
     """Set an injured trooper's row after his recovery; his fate, in words."""
     treated = (
@@ -77,6 +86,10 @@ def _recovered(rows: Rows, r: dict[str, Any], trooper: dict[str, Any]) -> str:
             f"{treated}recovery d6 {recovery_die}: in hospital for {r['days']} days, "
             f"back on day {r['returns_on_day']}"
         )
+    if outcome == "left_with_enemy":
+        # Not recovered from the battle (SG2 P.61 with P.20, P.53): a prisoner of the enemy.
+        rows.update(Trooper, r["trooper_id"], status=TrooperStatus.CAPTURED.value)
+        return f"{_LEFT_BEHIND[r.get('left_because')]}, in enemy hands: taken prisoner"
     return "left where he fell: the umpire decides"
 
 
@@ -104,6 +117,7 @@ class AfterActionProjection(Projection):
     (rows of the rosters projection)."""
 
     name = "rosters.after_action"
+    version = 2
 
     @Projection.handles("battles.QualityPointsAwarded")
     def quality_points(rows: Rows, event: StoredEvent) -> None:
@@ -161,8 +175,10 @@ class AfterActionProjection(Projection):
             test = f"withdrawal test {faces(p['dice'])} needed {p['needed']}+"
         changes: dict[str, Any] = {}
         if p["unfit"]:
-            rows.update(Unit, p["unit_id"], status=UnitStatus.WITHDRAWN.value)
+            # P.61: it MUST be withdrawn until R&R restores it; kept in combat, it disintegrates.
+            rows.update(Unit, p["unit_id"], status=UnitStatus.WITHDRAWN.value, unfit=True)
             changes["status"] = [unit["status"], UnitStatus.WITHDRAWN.value]
+            changes["unfit"] = True
             verdict = "withdrawn, unfit for combat"
         else:
             verdict = "passed, it stays in the line"

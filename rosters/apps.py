@@ -13,6 +13,7 @@ class RostersConfig(AppConfig):
             after_action_fad,
             calendar_steps,
             events,
+            fitness,
             force_import,
             in_battle,
             moves,

@@ -6,20 +6,22 @@ from campaigns.calendar import calendar_step
 from campaigns.models import Campaign
 from eventlog.store import NewEvent
 from rosters import events
+from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperStatus, UnitStatus
 from rules.options import parse_options
 from rules.rulesets import definition
-from rules.sg2.campaign import Location
 from rules.sg2.recovery import rest_and_recovery
 from rules.sg2.scales import Fatigue
 
-# A safe rear area is where units rest, refit and repair; withdrawn units recover there too.
-RESTING = {
-    UnitStatus.SAFE_AREA: Location.REAR_AREA,
-    UnitStatus.WITHDRAWN: Location.REAR_AREA,
-    UnitStatus.IN_THE_FIELD: Location.FIELD,
-}
+# Units rest anywhere out of the line (SG2 P.61): in a safe or rear area, withdrawn to the rear,
+# or in the field, where it takes twice as long.
+RESTING = (
+    UnitStatus.SAFE_AREA,
+    UnitStatus.REAR_AREA,
+    UnitStatus.WITHDRAWN,
+    UnitStatus.IN_THE_FIELD,
+)
 
 
 @calendar_step(order=10)
@@ -44,8 +46,8 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
 
 @calendar_step(order=30)
 def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
-    """SG2 P.61: out of the line, fatigue recovers a level every 2 days (doubled in the field);
-    a withdrawn unit is fit again once it has recovered a level."""
+    """SG2 P.61: out of the line, fatigue recovers a level every 2 days (doubled in the field
+    or short of supplies); an unfit unit is fit again once it has recovered a level."""
     if not definition(campaign.ruleset).has("rest_and_recovery"):
         return []
     options = parse_options(campaign.ruleset, campaign.options)
@@ -59,7 +61,8 @@ def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEven
         outcome = rest_and_recovery(
             fatigue=before,
             days_rested=unit.rest_days + days,
-            location=RESTING[UnitStatus(unit.status)],
+            location=location_of(unit.status),
+            supplied=unit.supplied,
             rr_days_per_fatigue_step=options.rr_days_per_fatigue_step,
             field_time_multiplier=options.field_time_multiplier,
             field_doubling_applies_to=options.field_doubling_applies_to,
@@ -75,9 +78,7 @@ def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEven
                     fatigue_after=outcome.fatigue.name.lower(),
                     rest_days=outcome.days_toward_next_level,
                     battles_counter_reset=outcome.battles_counter_reset,
-                    back_from_withdrawal=(
-                        unit.status == UnitStatus.WITHDRAWN and outcome.levels_recovered > 0
-                    ),
+                    back_from_withdrawal=unit.unfit and outcome.levels_recovered > 0,
                 ),
                 stream=f"unit:{unit.id}",
             )

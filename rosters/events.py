@@ -155,10 +155,10 @@ class UnitDisbanded(EventPayload):
 
 @event_type("rosters.UnitMoved", stream="unit")
 class UnitMoved(EventPayload):
-    """A unit moved between the line, a safe rear area and the field."""
+    """A unit moved between the line, a safe area, a rear area and the field."""
 
     unit_id: uuid.UUID
-    to: Literal["in_the_line", "safe_area", "in_the_field"]
+    to: Literal["in_the_line", "safe_area", "rear_area", "in_the_field"]
     day: int = Field(ge=0)
     reason: str = ""
 
@@ -183,3 +183,30 @@ class TrooperReturnedToDuty(EventPayload):
 
     trooper_id: uuid.UUID
     day: int = Field(ge=0)
+
+
+@event_type("rosters.SuppliesSet", stream="force")
+class SuppliesSet(EventPayload):
+    """The umpire said a force, or a unit and the units under it, has suitable supplies or is
+    short of them; short of them, every between-battle time doubles (SG2 P.61)."""
+
+    force_id: uuid.UUID
+    unit_id: uuid.UUID | None = Field(default=None, description="None: the whole force.")
+    unit_ids: list[uuid.UUID] = Field(description="The units whose supplies it sets.")
+    supplied: bool
+    day: int = Field(ge=0)
+    reason: str = Reason
+
+
+@event_type("rosters.UnitDisintegrated", stream="unit")
+class UnitDisintegrated(EventPayload):
+    """A unit found unfit for battle was kept in combat instead of withdrawn: it disintegrated
+    and is lost for the rest of the campaign (SG2 P.61 REST AND RECOVERY)."""
+
+    unit_id: uuid.UUID
+    day: int = Field(ge=0)
+    cause: Literal["sent_back_into_the_line", "committed_to_battle"]
+    battle_id: uuid.UUID | None = Field(
+        default=None, description="The battle it was committed to, when that was the cause."
+    )
+    reason: str = Field(default="", max_length=500, description="The umpire's words, if any.")

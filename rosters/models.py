@@ -51,6 +51,16 @@ class Unit(models.Model):
         default=0, help_text="Days of R&R accrued toward the next fatigue level (SG2 P.61)."
     )
     battles_since_rest = models.PositiveIntegerField(default=0)
+    unfit = models.BooleanField(
+        default=False,
+        help_text="Failed the exhausted-withdrawal test: must stay out of combat until R&R "
+        "restores a fatigue level, or it disintegrates (SG2 P.61).",
+    )
+    supplied = models.BooleanField(
+        default=True,
+        help_text="Has suitable supplies; without them every between-battle time doubles "
+        "(SG2 P.61).",
+    )
 
     class Meta:
         ordering = ["force_id", "order"]

@@ -128,6 +128,7 @@ def next_order(rows: Rows, unit_id: Any) -> int:
 @register
 class RosterProjection(Projection):
     name = "rosters"
+    version = 2
     models = (Force, Unit, Trooper, Vehicle, UnitHistoryEntry, TrooperRecordEntry)
 
     @Projection.handles("rosters.ForceRaised")
@@ -176,6 +177,9 @@ class RosterProjection(Projection):
                 "experience_points": 0,
                 "rest_days": 0,
                 "battles_since_rest": 0,
+                # A roster file's withdrawn unit is unfit for combat until rested (SG2 P.61).
+                "unfit": p["status"] == UnitStatus.WITHDRAWN,
+                "supplied": True,
             },
         )
         facts = [f"{_label(p['kind'])} raised in {force['name']}"]
@@ -448,6 +452,7 @@ class BetweenBattlesProjection(Projection):
     """Where units are, and what the calendar brings them (rows of the rosters projection)."""
 
     name = "rosters.calendar"
+    version = 2
 
     @Projection.handles("rosters.UnitMoved")
     def unit_moved(rows: Rows, event: StoredEvent) -> None:
@@ -481,7 +486,10 @@ class BetweenBattlesProjection(Projection):
         if p["battles_counter_reset"]:
             changes["battles_since_rest"] = 0
         if p["back_from_withdrawal"]:
-            changes["status"] = UnitStatus.SAFE_AREA.value
+            # Fit for combat again (P.61); a unit still standing withdrawn is in a rear area.
+            changes["unfit"] = False
+            if unit["status"] == UnitStatus.WITHDRAWN:
+                changes["status"] = UnitStatus.REAR_AREA.value
         rows.update(Unit, p["unit_id"], **changes)
         if p["fatigue_after"] != p["fatigue_before"]:
             summary = (

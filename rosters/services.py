@@ -179,6 +179,7 @@ def unit_disband(
 def unit_move(
     *, campaign: Campaign, unit: Unit, to: str, reason: str = "", actor: AbstractBaseUser
 ) -> StoredEvent:
-    """Move a unit between the line, a safe rear area and the field (SG2 P.61: only units out
-    of the line rest, and only those in a safe area take replacements)."""
+    """Move a unit between the line, a safe area, a rear area and the field (SG2 P.61: only
+    units out of the line rest, only those in a safe area take replacements, only a rear area
+    repairs DISABLED vehicles; an unfit unit sent back into the line disintegrates)."""
     return _event(UnitMove.name, campaign, actor, unit_id=unit.id, to=to, reason=reason)

@@ -41,9 +41,12 @@ class UnitStatus(enum.StrEnum):
     """Where a unit is between battles, or that it is gone."""
 
     IN_THE_LINE = "in_the_line"
-    SAFE_AREA = "safe_area"  # a safe rear area (R&R, replacements, repairs)
+    SAFE_AREA = "safe_area"  # a safe area: R&R, replacements, repairs but not of DISABLED vehicles
+    # A rear area with full engineering facilities: a safe area that also repairs DISABLED
+    # vehicles (SG2 P.61).
+    REAR_AREA = "rear_area"
     IN_THE_FIELD = "in_the_field"  # resting in the field: R&R takes twice as long
-    WITHDRAWN = "withdrawn"  # unfit for combat (SG2 P.61)
+    WITHDRAWN = "withdrawn"  # withdrawn to a rear area as unfit for combat (SG2 P.61)
     DISBANDED = "disbanded"
 
 

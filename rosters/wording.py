@@ -47,6 +47,9 @@ def casualty_fate(c: dict[str, Any]) -> str:
         }[after]
     if after == before:
         return f"hit again but still {label(after)}"
+    if before == "stabilised" and after == "wounded":
+        # Option rewound_reverts_to_untreated (SG2-C): his treatment is undone.
+        return "wounded again, untreated"
     if after == "dead":
         return "killed"
     return "wounded"

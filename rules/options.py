@@ -1,13 +1,19 @@
 """Campaign options: the choices each ruleset leaves to the umpire, with the book's defaults.
 
 Each ruleset's options are one frozen dataclass (``SG2Options``, ``FaDOptions``) whose fields carry
-:func:`option` metadata, which records a description, the book and page, and the allowed range
-or choices. A field may be a bool, an int (optionally ``None``), an enum, a tuple of enum members
-(a set of choices), or a nested options dataclass (a simple group such as repair times).
+:func:`option` metadata, which records a description, the book and page, the allowed range
+or choices, and, for an option of a procedure the service does not run yet, the procedure it
+applies to (published as ``x-applies-to`` in the schema). A field may be a bool, an int
+(optionally ``None``), an enum, a tuple of enum members (a set of choices), or a nested options
+dataclass (a simple group such as repair times).
 
 Field names are the last part of the rules digests' ``[OPTION key = default]`` keys, so an options
 object can be passed straight through to a procedure: ``procedure(..., replacement_die=opts.
 replacement_die)``.
+
+An options class may name the options it no longer has, each with why, in a ``RETIRED`` class
+attribute (a mapping): stored options that still hold them are read without them, and a
+campaign that asks for one is told why it is gone (``options.retired``).
 
 This module validates (:func:`parse_options`), serialises (:func:`options_to_dict`) and describes
 (:func:`options_schema`, a JSON Schema) any such dataclass.
@@ -64,13 +70,16 @@ def option(
     minimum: int | None = None,
     maximum: int | None = None,
     choices: Sequence[enum.Enum] | None = None,
+    applies_to: str | None = None,
 ) -> dict[str, Any]:
     """The metadata of an option field: what it means, where the book says so, what it allows.
 
     Use it as ``name: int = field(default=3, metadata=option(description=..., source=...))``.
     ``minimum``/``maximum`` bound an int; ``choices`` narrows an enum (or tuple of enum members)
     to some of its members. A nested group of options is a frozen dataclass given with
-    ``default_factory``.
+    ``default_factory``. ``applies_to`` names the procedure the option belongs to when the
+    service does not run that procedure yet (``"sg2.fire_combat"``): the option is kept, with
+    the book's default, for when it does, and the schema says so (``x-applies-to``).
     """
     return {
         "description": description,
@@ -78,7 +87,24 @@ def option(
         "minimum": minimum,
         "maximum": maximum,
         "choices": tuple(choices) if choices is not None else None,
+        "applies_to": applies_to,
     }
+
+
+def option_procedures(options_type: type) -> dict[str, str]:
+    """The options of ``options_type`` that belong to a procedure the service does not run yet,
+    each with that procedure."""
+    return {
+        f.name: f.metadata["applies_to"]
+        for f in dataclasses.fields(options_type)
+        if f.metadata.get("applies_to")
+    }
+
+
+def retired_options(options_type: type) -> Mapping[str, str]:
+    """The options ``options_type`` no longer has, each with why it was removed."""
+    retired: Mapping[str, str] = getattr(options_type, "RETIRED", {})
+    return retired
 
 
 # --- field kinds ---------------------------------------------------------------------------------
@@ -251,12 +277,25 @@ def _range_text(low: int | None, high: int | None) -> str:
 
 
 def _update(
-    base: Any, data: Mapping[str, object], prefix: str, problems: list[OptionProblem]
+    base: Any,
+    data: Mapping[str, object],
+    prefix: str,
+    problems: list[OptionProblem],
+    refuse_retired: bool = False,
 ) -> Any:
     fields = {f.name: (f, kind) for f, kind in _fields(type(base))}
+    retired = retired_options(type(base))
     updates: dict[str, Any] = {}
     for key, raw in data.items():
         path = f"{prefix}{key}"
+        if key in retired and key not in fields:
+            if refuse_retired:
+                problems.append(
+                    OptionProblem(
+                        path, "options.retired", f"the option {key!r} was removed: {retired[key]}"
+                    )
+                )
+            continue
         if key not in fields:
             problems.append(
                 OptionProblem(path, "options.unknown", f"there is no option called {key!r}.")
@@ -342,12 +381,18 @@ def default_options(ruleset: Ruleset | RulesetDefinition | str) -> Any:
 
 
 def parse_options(
-    ruleset: Ruleset | RulesetDefinition | str, data: Mapping[str, object], *, base: Any = None
+    ruleset: Ruleset | RulesetDefinition | str,
+    data: Mapping[str, object],
+    *,
+    base: Any = None,
+    refuse_retired: bool = False,
 ) -> Any:
     """Options from JSON-like ``data``; keys left out keep their value in ``base`` (or the default).
 
     Unknown keys, wrong types, values out of range and choices not on the list are all refused
-    together in one :class:`OptionsError`.
+    together in one :class:`OptionsError`. An option the ruleset has retired is left out of
+    stored options read back; ``refuse_retired`` (for a campaign's new choices) refuses it,
+    saying why it was removed.
     """
     options_class = options_type(ruleset)
     if base is None:
@@ -362,7 +407,7 @@ def parse_options(
             [OptionProblem("", "options.type", f"expected an object of options, not {data!r}.")]
         )
     problems: list[OptionProblem] = []
-    result = _update(base, data, "", problems)
+    result = _update(base, data, "", problems, refuse_retired)
     if problems:
         raise OptionsError(problems)
     return result
@@ -394,6 +439,9 @@ def _object_schema(options_class: type, default: Any) -> dict[str, Any]:
             prop = _value_schema(f, kind)
         prop["description"] = f"{f.metadata['description']} ({f.metadata['source']})"
         prop["default"] = _json_value(value)
+        if f.metadata.get("applies_to"):
+            # Kept for a procedure the service does not run yet: it changes nothing until then.
+            prop["x-applies-to"] = f.metadata["applies_to"]
         properties[f.name] = prop
     return {
         "type": "object",

@@ -18,7 +18,10 @@ from battles.services import battle_stream
 from campaigns.models import Campaign
 from eventlog import store
 from eventlog.catalogue import EventPayload
+from eventlog.projections import voids
+from eventlog.store import StoredEvent
 from rosters.models import Trooper, Unit, Vehicle
+from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource
 from rules.options import parse_options
 from rules.sg2.experience import BattleResult
@@ -27,7 +30,8 @@ from rules.sg2.experience import BattleResult
 @dataclass
 class AfterActionContext:
     """What a resolver reads: the battle, its sides and participants, the units, troopers and
-    vehicles that fought (in roster order), and the campaign's options."""
+    vehicles that fought (units in the roster's reading order: :func:`reading_order`), and the
+    campaign's options."""
 
     campaign: Campaign
     battle: Battle
@@ -39,6 +43,11 @@ class AfterActionContext:
     vehicles: dict[uuid.UUID, list[Vehicle]] = field(default_factory=dict)
     # Troopers named by any event of the battle: those who took part even if now dead or gone.
     touched: set[uuid.UUID] = field(default_factory=set)
+    # The battle's events, in order, without those voided.
+    events: list[StoredEvent] = field(default_factory=list)
+    # Unit id -> its troopers on the table as the battle began (``battles.BattleStarted``);
+    # None for a battle whose start did not record them.
+    on_table: dict[uuid.UUID, list[uuid.UUID]] | None = None
 
     @classmethod
     def load(cls, campaign: Campaign, battle: Battle) -> AfterActionContext:
@@ -46,24 +55,14 @@ class AfterActionContext:
         unit_ids = [p.unit_id for p in participants]
         units = {u.id: u for u in Unit.objects.filter(id__in=unit_ids)}
         sides = {s.side: s for s in BattleSide.objects.filter(battle_id=battle.id)}
-        # Table dice go to the units in a fixed order: side by side, each side's forces as the
-        # battle plan lists them, then as in the roster.
-        participants.sort(
-            key=lambda p: (
-                sides[p.side].order,
-                [str(f) for f in sides[p.side].force_ids].index(str(units[p.unit_id].force_id)),
-                units[p.unit_id].order,
-            )
-        )
+        participants.sort(key=reading_order(participants, units, sides))
         troopers: dict[uuid.UUID, list[Trooper]] = {u: [] for u in unit_ids}
         for trooper in Trooper.objects.filter(unit_id__in=unit_ids).order_by("order"):
             troopers[trooper.unit_id].append(trooper)
         vehicles: dict[uuid.UUID, list[Vehicle]] = {u: [] for u in unit_ids}
         for vehicle in Vehicle.objects.filter(unit_id__in=unit_ids).order_by("order"):
             vehicles[vehicle.unit_id].append(vehicle)
-        touched: set[uuid.UUID] = set()
-        for event in store.read(campaign.id, stream=battle_stream(battle.id)):
-            _collect_troopers(event.payload, touched)
+        events, touched, on_table = _read_battle(campaign, battle)
         return cls(
             campaign=campaign,
             battle=battle,
@@ -74,12 +73,88 @@ class AfterActionContext:
             troopers=troopers,
             vehicles=vehicles,
             touched=touched,
+            events=events,
+            on_table=on_table,
         )
+
+    def took_part(self, unit_id: uuid.UUID) -> list[uuid.UUID]:
+        """The unit's troopers who fought the battle: those on the table as it began, then any
+        other of its troopers the battle's events name. A trooper in hospital meanwhile did not
+        fight, even if he is back by the after-action (SG2 P.61)."""
+        members = self.troopers[unit_id]
+        if self.on_table is None:
+            # An older battle: who is present now, flown out, or named by its events.
+            return [
+                t.id
+                for t in members
+                if TrooperStatus(t.status).is_present
+                or t.status == TrooperStatus.CASEVACED
+                or t.id in self.touched
+            ]
+        started = self.on_table.get(unit_id, [])
+        named = [t.id for t in members if t.id in self.touched and t.id not in started]
+        return [*started, *named]
 
     def result_for(self, participant: Participant) -> BattleResult:
         if self.battle.winner == "draw":
             return BattleResult.DRAW
         return BattleResult.WIN if participant.side == self.battle.winner else BattleResult.LOSS
+
+
+def reading_order(
+    participants: list[Participant], units: dict[uuid.UUID, Unit], sides: dict[str, BattleSide]
+) -> Callable[[Participant], tuple[Any, ...]]:
+    """The sort key that puts a battle's units in the order its table dice go to them.
+
+    Side by side as the battle plan lists the sides, each side's forces as the plan lists them,
+    then each force's units in the roster's reading order: the force tree top to bottom, depth
+    first, as the roster file and ``GET /forces/{id}/`` list it (a platoon's squads all come
+    before the next platoon's). Siblings go by their place in the roster, then (a tie no roster
+    makes) by name and id, so the order never depends on how the rows happen to be stored.
+    """
+    force_ids = {units[p.unit_id].force_id for p in participants}
+    tree = {u.id: u for u in Unit.objects.filter(force_id__in=force_ids)}
+
+    def path(unit: Unit) -> tuple[tuple[int, str, str], ...]:
+        steps: list[tuple[int, str, str]] = []
+        seen: set[uuid.UUID] = set()
+        node: Unit | None = unit
+        while node is not None and node.id not in seen:
+            seen.add(node.id)
+            steps.append((node.order, node.name, str(node.id)))
+            node = tree.get(node.parent_id) if node.parent_id is not None else None
+        return tuple(reversed(steps))
+
+    def key(participant: Participant) -> tuple[Any, ...]:
+        unit = units[participant.unit_id]
+        side = sides[participant.side]
+        forces = [str(f) for f in side.force_ids]
+        return (side.order, forces.index(str(unit.force_id)), path(unit))
+
+    return key
+
+
+def _read_battle(
+    campaign: Campaign, battle: Battle
+) -> tuple[list[StoredEvent], set[uuid.UUID], dict[uuid.UUID, list[uuid.UUID]] | None]:
+    """The battle's events (voided ones left out), the troopers they name, and who was on the
+    table as it began (None if its start did not record it)."""
+    voided = voids(campaign.id)
+    events = [
+        event
+        for event in store.read(campaign.id, stream=battle_stream(battle.id))
+        if event.sequence not in voided
+    ]
+    touched: set[uuid.UUID] = set()
+    on_table = None
+    for event in events:
+        _collect_troopers(event.payload, touched)
+        if event.type == "battles.BattleStarted" and event.payload.get("on_table") is not None:
+            on_table = {
+                uuid.UUID(unit): [uuid.UUID(t) for t in ids]
+                for unit, ids in event.payload["on_table"].items()
+            }
+    return events, touched, on_table
 
 
 def _collect_troopers(value: Any, found: set[uuid.UUID]) -> None:

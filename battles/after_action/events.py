@@ -60,12 +60,20 @@ class WithdrawalTested(EventPayload):
 
 class Recovery(EventPayload):
     """One injured trooper after the battle: the field treatment of an untreated casualty if
-    due, then the recovery roll (P.39, P.61)."""
+    due, then the recovery roll (P.39, P.61), if he was recovered from the battle."""
 
     trooper_id: uuid.UUID
     status_before: TrooperStatus
     treatment_total: int | None = None
-    outcome: Literal["dead", "fit", "evacuated", "in_hospital", "left_for_umpire"]
+    outcome: Literal[
+        "dead", "fit", "evacuated", "in_hospital", "left_for_umpire", "left_with_enemy"
+    ]
+    left_because: Literal["surrendered", "withdrawn", "routed", "abandoned"] | None = Field(
+        default=None,
+        description="Why a casualty left with the enemy was: his unit surrendered, withdrew or "
+        "routed, or abandoned him during the battle (P.20, P.53). Not recovered, he is taken "
+        "prisoner.",
+    )
     days: int | None = None
     returns_on_day: int | None = None
     dice: list[DieRoll] = Field(default_factory=list)

@@ -18,18 +18,21 @@ from battles.after_action.events import (
     VehiclesRecovered,
     WithdrawalTested,
 )
+from battles.after_action.sg2_casualties import abandoned_wounded, fate_of_casualty
 from battles.models import Participant
 from eventlog.catalogue import EventPayload
+from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
-from rosters.vocabulary import TrooperRole, TrooperStatus, UnitStatus, VehicleState
+from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
 from rules.dice import DiceSource, Roll
 from rules.rulesets import Ruleset
 from rules.sg2.campaign import Location
 from rules.sg2.casualties import Figure, FigureRole, FigureState
 from rules.sg2.experience import apply_quality_points, quality_points_for_battle
 from rules.sg2.medical import treat_casualty
-from rules.sg2.options import RecoveredCasualties, VehicleRecovery
+from rules.sg2.options import InjuredRecoveryPlace, VehicleRecovery
 from rules.sg2.recovery import (
+    CasualtyFate,
     exhausted_withdrawal_test,
     fatigue_after_battle,
     injured_trooper_recovery,
@@ -37,15 +40,6 @@ from rules.sg2.recovery import (
 )
 from rules.sg2.scales import Fatigue, Quality
 from rules.sg2.vehicles import VehicleDamage
-
-# Where a unit repairs and rests, by its place between battles (P.61). A safe area is taken to
-# have the rear area's engineering facilities, as the rest-and-recovery step does.
-LOCATION_OF = {
-    UnitStatus.SAFE_AREA: Location.REAR_AREA,
-    UnitStatus.WITHDRAWN: Location.REAR_AREA,
-    UnitStatus.IN_THE_FIELD: Location.FIELD,
-    UnitStatus.IN_THE_LINE: Location.FIELD,
-}
 
 INJURED = (TrooperStatus.WOUNDED, TrooperStatus.STABILISED, TrooperStatus.CASEVACED)
 REPAIRABLE = (VehicleState.IMMOBILISED, VehicleState.SYSTEMS_DAMAGED, VehicleState.DISABLED)
@@ -71,8 +65,9 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     5. damaged vehicles: the side that recovers them (``vehicle_recovery``) queues them for
        repair from the battle's day; disabled ones only in a rear area (P.61).
 
-    Dice, in order: per unit in roster order, the withdrawal die, then per injured trooper his
-    treatment die (if due) and his recovery die.
+    Dice, in order: per unit in the roster's reading order (``context.reading_order``), the
+    withdrawal die, then per injured trooper recovered from the battle his treatment die (if
+    due) and his recovery die; casualties left with the enemy take none.
     """
     battle_id = ctx.battle.id
     out: list[EventPayload] = []
@@ -83,7 +78,7 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
         withdrawal = _withdrawal_test(ctx, participant, unit, dice)
         if withdrawal is not None:
             out.append(withdrawal)
-        recoveries = _recover_injured(ctx, unit, dice)
+        recoveries = _recover_injured(ctx, participant, unit, dice)
         if recoveries:
             out.append(
                 CasualtiesRecovered(
@@ -154,20 +149,13 @@ def _fatigue_drop(
     """Step 2: one fatigue level down and the R&R count restarted (P.61)."""
     in_battle = _fatigue(participant.fatigue) or _fatigue(unit.fatigue)
     after = fatigue_after_battle(fatigue=in_battle) if in_battle is not None else None
-    fought = [
-        t.id
-        for t in ctx.troopers[unit.id]
-        if TrooperStatus(t.status).is_present
-        or t.status == TrooperStatus.CASEVACED
-        or t.id in ctx.touched
-    ]
     return UnitFatigueDropped(
         battle_id=ctx.battle.id,
         unit_id=unit.id,
         fatigue_before=_name(_fatigue(unit.fatigue)),
         fatigue_after=_name(after) if after is not None else _name(_fatigue(unit.fatigue)),
         battles_since_rest=unit.battles_since_rest + 1,
-        trooper_ids=fought,
+        trooper_ids=ctx.took_part(unit.id),
     )
 
 
@@ -197,8 +185,11 @@ def _withdrawal_test(
     )
 
 
-def _recover_injured(ctx: AfterActionContext, unit: Unit, dice: DiceSource) -> list[Recovery]:
-    """Step 4: the unit's injured, in roster order (P.39, P.61)."""
+def _recover_injured(
+    ctx: AfterActionContext, participant: Participant, unit: Unit, dice: DiceSource
+) -> list[Recovery]:
+    """Step 4: the unit's injured, in roster order (P.39, P.61): those recovered from the
+    battle roll; those left with the enemy are taken prisoner; the rest are the umpire's."""
     options = ctx.options
     troopers = ctx.troopers[unit.id]
     # P.39: a medic adds one; with ``medic_must_be_fit`` only a medic still on his feet.
@@ -207,20 +198,21 @@ def _recover_injured(ctx: AfterActionContext, unit: Unit, dice: DiceSource) -> l
         and (t.status == TrooperStatus.FIT or not options.medic_must_be_fit)
         for t in troopers
     )
-    # Which casualties count as recovered (AMBIG-26): with friendly control, all the unit's
-    # injured; otherwise only those flown out, and the umpire decides the rest.
-    all_recovered = options.recovered_casualties is RecoveredCasualties.FRIENDLY_CONTROL
+    # Which casualties count as recovered (AMBIG-26, option recovered_casualties): read from
+    # where the battle left each one (battles.after_action.sg2_casualties).
+    injured = [t for t in troopers if TrooperStatus(t.status) in INJURED]
+    abandoned = abandoned_wounded(ctx.events) if injured else set()
     out = []
-    for trooper in troopers:
+    for trooper in injured:
         status = TrooperStatus(trooper.status)
-        if status not in INJURED:
+        fate, why = fate_of_casualty(ctx, participant, trooper.id, status, abandoned)
+        if fate is CasualtyFate.RECOVERED:
+            out.append(_recover_trooper(ctx, trooper, status, medic=medic, dice=dice))
             continue
-        if status is not TrooperStatus.CASEVACED and not all_recovered:
-            out.append(
-                Recovery(trooper_id=trooper.id, status_before=status, outcome="left_for_umpire")
-            )
-            continue
-        out.append(_recover_trooper(ctx, trooper, status, medic=medic, dice=dice))
+        outcome = "left_with_enemy" if fate is CasualtyFate.LEFT_WITH_ENEMY else "left_for_umpire"
+        out.append(
+            Recovery(trooper_id=trooper.id, status_before=status, outcome=outcome, left_because=why)
+        )
     return out
 
 
@@ -255,11 +247,12 @@ def _recover_trooper(
                 outcome="dead" if treated.state is FigureState.DEAD else "fit",
                 dice=dice_json(rolls),
             )
-    # The injured are taken to a hospital in the rear, a safe area (P.61).
+    location, supplied = _where_injured_recover(ctx, trooper)
     recovery = injured_trooper_recovery(
         dice=dice,
         battle_day=ctx.battle.day,
-        location=Location.SAFE_AREA,
+        location=location,
+        supplied=supplied,
         injured_permanent_on=options.injured_permanent_on,
         field_time_multiplier=options.field_time_multiplier,
         field_doubling_applies_to=[t.value for t in options.field_doubling_applies_to],
@@ -274,6 +267,17 @@ def _recover_trooper(
         returns_on_day=recovery.returns_on_day,
         dice=dice_json(rolls),
     )
+
+
+def _where_injured_recover(ctx: AfterActionContext, trooper: Trooper) -> tuple[Location, bool]:
+    """Where an injured trooper recovers and whether he has supplies there (P.61: times double
+    "in the field and/or without suitable supplies"). Option ``injured_recovery_place``: a
+    hospital in a safe area (default), or where his unit rests; supplied as his unit is."""
+    unit = ctx.units.get(trooper.unit_id)
+    supplied = unit.supplied if unit is not None else True
+    if ctx.options.injured_recovery_place is InjuredRecoveryPlace.WITH_UNIT and unit is not None:
+        return location_of(unit.status), supplied
+    return Location.SAFE_AREA, supplied
 
 
 def _recovers_vehicles(ctx: AfterActionContext, participant: Participant) -> bool:
@@ -292,7 +296,8 @@ def _recover_vehicles(
     if options.vehicle_recovery is VehicleRecovery.UMPIRE:
         return []
     recovered = _recovers_vehicles(ctx, participant)
-    location = LOCATION_OF.get(UnitStatus(unit.status), Location.FIELD)
+    # P.61: a DISABLED vehicle only in a rear area; doubled in the field or without supplies.
+    location = location_of(unit.status)
     out = []
     for vehicle in ctx.vehicles[unit.id]:
         state = VehicleState(vehicle.state)
@@ -304,6 +309,7 @@ def _recover_vehicles(
         repair = vehicle_repair(
             damage=VehicleDamage(state.value),
             location=location,
+            supplied=unit.supplied,
             repair_days=options.repair_days,
             field_time_multiplier=options.field_time_multiplier,
             field_doubling_applies_to=[t.value for t in options.field_doubling_applies_to],

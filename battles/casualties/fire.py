@@ -169,6 +169,8 @@ class Casualties(BattleAction):
             ),
             rewound_kills=options.rewound_kills,
             cover_shifts_armour_vs_direct_fire=options.cover_shifts_armour_vs_direct_fire,
+            rewound_reverts_to_untreated=options.rewound_reverts_to_untreated,
+            environment=options.environment,
         )
         changes = _fire_casualties(outcome, figures)
         return CasualtiesResolved(
@@ -201,7 +203,12 @@ class Casualties(BattleAction):
         for figure, (_, result) in zip(figures, named, strict=True):
             wounds, kills = (0, 1) if result == "killed" else (1, 0)
             after = rules.state_after_hits(
-                figure.state, wounds=wounds, kills=kills, rewound_kills=ctx.options.rewound_kills
+                figure.state,
+                wounds=wounds,
+                kills=kills,
+                rewound_kills=ctx.options.rewound_kills,
+                rewound_reverts_to_untreated=ctx.options.rewound_reverts_to_untreated,
+                environment=ctx.options.environment,  # P.57: in a vacuum a wound kills
             )
             changes.append(FigureCasualty(figure.id, figure.state, after, wounds, kills))
         pa_rolls = Rolls(rules.settle_power_armour(dice, figures, changes))

@@ -30,6 +30,7 @@ from rules.sg2 import casualties as rules
 from rules.sg2.casualties import FigureCasualty, FigureState
 from rules.sg2.command import loss_of_unit_leader
 from rules.sg2.morale import ConfidenceCircumstance
+from rules.sg2.options import Environment
 from rules.sg2.scales import Confidence, MissionMotivation
 from rules.sg2.scales import Quality as SG2Quality
 
@@ -122,7 +123,7 @@ def _successor(
 
 
 def _leader_falls(
-    leader: Trooper, params: LeaderCasualtyParams, dice: DiceSource
+    leader: Trooper, params: LeaderCasualtyParams, dice: DiceSource, environment: Environment
 ) -> tuple[TrooperCasualty | None, FigureState, list[Roll]]:
     """The leader's casualty if this action makes him one, his figure's state, and the P.40
     die a power-armoured leader rolls at once, before anything else happens."""
@@ -130,7 +131,10 @@ def _leader_falls(
     if params.result is None:
         return None, figure.state, []
     wounds, kills = (0, 1) if params.result == "killed" else (1, 0)
-    after = rules.state_after_hits(figure.state, wounds=wounds, kills=kills)
+    # P.57: in a vacuum the leader's wound is a kill too.
+    after = rules.state_after_hits(
+        figure.state, wounds=wounds, kills=kills, environment=environment
+    )
     changes = [FigureCasualty(figure.id, figure.state, after, wounds, kills)]
     rolls = list(rules.settle_power_armour(dice, [figure], changes))
     return trooper_casualty(leader, changes[0], rolls), changes[0].after, rolls
@@ -175,7 +179,7 @@ class LeaderCasualty(BattleAction):
     ) -> list[Any]:
         participant, troopers, leader, successor = self._state(ctx, params)
         unit = ctx.unit(params.unit_id)
-        casualty, leader_state, rolls = _leader_falls(leader, params, dice)
+        casualty, leader_state, rolls = _leader_falls(leader, params, dice, ctx.options.environment)
         leader_status = ROSTER_STATUS[leader_state]
         untreated = sum(
             1

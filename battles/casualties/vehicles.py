@@ -145,6 +145,7 @@ class VehicleHitAction(BattleAction):
             major_hit=params.major_hit,
             impact_multiplier=params.impact_multiplier,
             status=before,
+            double_disabled_is_destroyed=ctx.options.double_disabled_is_destroyed,
         )
         rolls = list(hit.rolls)
         records: list[OccupantRecord] = []
@@ -158,6 +159,7 @@ class VehicleHitAction(BattleAction):
                 damage=damage,
                 weapon_size_class=params.weapon_size_class,
                 support_weapon_size_class=ctx.options.support_weapon_size_class,
+                environment=ctx.options.environment,  # P.57: in a vacuum every casualty dies
             )
             rolls += outcome.rolls
             save_above = outcome.save_above
@@ -197,14 +199,14 @@ def _occupant_casualties(
     outcome: OccupantCasualtiesOutcome, occupants: Sequence[Trooper]
 ) -> tuple[list[OccupantRecord], list[TrooperCasualty]]:
     """Each occupant's rolls, and the casualties among them with the dice of each: armour dice
-    in occupant order, then severity D6s, then P.40 D6s (P.39)."""
+    in occupant order, then severity D6s (none in a vacuum, P.57), then P.40 D6s (P.39)."""
     taken = Rolls(outcome.rolls)
     own: dict[str, list[Roll]] = {o.figure_id: [] for o in outcome.occupants}
     for occupant in outcome.occupants:
         if occupant.armour_roll is not None:
             own[occupant.figure_id].append(taken.take())
     for occupant in outcome.occupants:
-        if occupant.casualty:
+        if occupant.severity_roll is not None:
             own[occupant.figure_id].append(taken.take())
     for occupant in outcome.occupants:
         if occupant.change and occupant.change.power_armour_roll is not None:
@@ -244,6 +246,7 @@ def _bail_out(
         already_disabled=before.knocked_out,
         mission_motivation=MissionMotivation[participant.mission_motivation.upper()],
         disabled_vehicle_bailout=ctx.options.disabled_vehicle_bailout,
+        disabled_vehicle_stay_test=ctx.options.disabled_vehicle_stay_test,
     )
     suppressed = ", suppressed" if bail.suppressed else ""
     if bail.must_bail_out:
@@ -255,7 +258,7 @@ def _bail_out(
         )
     if bail.stay_test_threat_level is not None:
         return (
-            f'the occupants bail out 6"{suppressed} unless they pass a confidence test at '
-            f"threat level {bail.stay_test_threat_level} to stay"
+            f'the occupants bail out 6"{suppressed} unless they pass a {bail.stay_test.value} '
+            f"test at threat level {bail.stay_test_threat_level} to stay"
         )
     return ""

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rosters.api import views
+from rosters.api import supplies, views
 
 urlpatterns = [
     path(
@@ -13,6 +13,18 @@ urlpatterns = [
     path("units/<uuid:unit_id>/history/", views.UnitHistoryApi.as_view(), name="unit-history"),
     path("troopers/<uuid:trooper_id>/", views.TrooperDetailApi.as_view(), name="trooper-detail"),
     path("vehicles/<uuid:vehicle_id>/", views.VehicleDetailApi.as_view(), name="vehicle-detail"),
+    path(
+        "forces/<uuid:force_id>/supplies/",
+        supplies.SuppliesApi.as_view(),
+        {"kind": "force"},
+        name="force-supplies",
+    ),
+    path(
+        "units/<uuid:unit_id>/supplies/",
+        supplies.SuppliesApi.as_view(),
+        {"kind": "unit"},
+        name="unit-supplies",
+    ),
 ]
 for action in views.UNIT_ACTIONS:
     urlpatterns.append(

@@ -17,15 +17,24 @@ from rosters.models import Trooper, Unit
 from rosters.replacements.events import QualityCheck
 from rosters.replacements.ledger import (
     GONE,
+    CheckMade,
     PlatoonLedger,
+    checks_since,
     location,
     platoon_ledger,
     platoon_squads,
 )
+from rosters.replacements.rounds import UnitBattles, formation_tree, unit_battles
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
 from rules.dice import DiceSource, Roll
 from rules.options import parse_options
 from rules.rulesets import definition
+from rules.sg2.campaign import (
+    BETWEEN_BATTLE_ORDER,
+    BetweenBattleStep,
+    CampaignRuleError,
+    check_between_battle_order,
+)
 from rules.sg2.replacements import (
     ReplacementError,
     SquadAssignment,
@@ -60,8 +69,13 @@ class PlatoonState:
     platoon: Unit
     squads: list[Unit]
     ledger: PlatoonLedger
+    # When the last battle any unit of the platoon fought ended (a sequence; 0: none yet).
+    last_battle_ended: int = 0
     units: dict[uuid.UUID, Unit] = field(default_factory=dict)
     members: dict[uuid.UUID, list[Trooper]] = field(default_factory=dict)
+    # The named units between their battles, and the check each took since its last one.
+    battles: dict[uuid.UUID, UnitBattles] = field(default_factory=dict)
+    checks: dict[uuid.UUID, CheckMade] = field(default_factory=dict)
 
 
 def load_platoon(
@@ -75,6 +89,8 @@ def load_platoon(
     members: dict[uuid.UUID, list[Trooper]] = {unit_id: [] for unit_id in units}
     for trooper in Trooper.objects.filter(unit_id__in=list(units)).order_by("order"):
         members[trooper.unit_id].append(trooper)
+    tree = formation_tree(platoon)
+    battles = unit_battles(ctx.campaign_id, {*tree, *units})
     return PlatoonState(
         ruleset=campaign.ruleset,
         day=campaign.day,
@@ -82,8 +98,13 @@ def load_platoon(
         platoon=platoon,
         squads=platoon_squads(platoon),
         ledger=platoon_ledger(ctx.campaign_id, platoon.id),
+        last_battle_ended=max(battles[unit_id].last_ended for unit_id in tree),
         units=units,
         members=members,
+        battles={unit_id: battles[unit_id] for unit_id in units},
+        checks=checks_since(
+            ctx.campaign_id, {unit_id: battles[unit_id].last_ended for unit_id in units}
+        ),
     )
 
 
@@ -116,11 +137,13 @@ def check_request(state: PlatoonState) -> None:
             "first; replacements are only received in a safe area (SG2 P.61).",
             field="unit",
         )
-    if ledger.last_roll is not None and ledger.last_roll["day"] == state.day:
+    last = ledger.last_roll
+    if last is not None and last["sequence"] > state.last_battle_ended:
+        # SG2 P.60: one die per platoon between battles, however many days go by.
         raise StateConflict(
             "replacements.already_rolled",
-            f"{platoon.name} already rolled for replacements on day {state.day}; the die is "
-            "rolled once between battles (P.60).",
+            f"{platoon.name} already rolled for replacements on day {last['day']} and has "
+            "fought no battle since; the die is rolled once per platoon between battles (P.60).",
             field="unit",
         )
 
@@ -146,6 +169,7 @@ def _receiving(state: PlatoonState, unit_id: uuid.UUID, count: int, where: str) 
             "to its own squads (P.60).",
             field=where,
         )
+    _require_quality_rise_first(unit, state.battles[unit_id], where)
     if not location(unit).is_safe:
         raise StateConflict(
             "replacements.not_in_safe_area",
@@ -163,6 +187,29 @@ def _receiving(state: PlatoonState, unit_id: uuid.UUID, count: int, where: str) 
             field=where,
         )
     return Receiving(unit, count, state.members.get(unit_id, []))
+
+
+# The between-battle steps the after-action of a battle takes for its units, up to and with
+# the quality rise (battles.after_action: quality points and rise, fatigue, injured).
+AFTER_ACTION_STEPS = BETWEEN_BATTLE_ORDER[
+    : BETWEEN_BATTLE_ORDER.index(BetweenBattleStep.REPLACEMENTS)
+]
+
+
+def _require_quality_rise_first(unit: Unit, battles: UnitBattles, where: str) -> None:
+    """SG2 P.60: a rise "should be taken into account BEFORE allocating any replacement
+    personnel". A unit whose battle has ended but is not resolved after the action would take
+    its replacements before its quality rise: refused, by the book's order of the steps."""
+    pending = AFTER_ACTION_STEPS if battles.unresolved else ()
+    try:
+        check_between_battle_order([BetweenBattleStep.REPLACEMENTS.value, *pending])
+    except CampaignRuleError as refusal:
+        raise StateConflict(
+            refusal.code,
+            f"{unit.name} fought at {', '.join(battles.unresolved)}, which has ended but has "
+            f"not had its after-action yet: resolve it first. {refusal.message}",
+            field=where,
+        ) from None
 
 
 def plan(
@@ -224,6 +271,8 @@ def _distribution_days(state: PlatoonState, receiving: list[Receiving]) -> int:
                 )
                 for r in receiving
             ],
+            # P.61: without suitable supplies "DOUBLE all times given", the arrival's too.
+            supplied=all(r.unit.supplied for r in receiving),
             allow_overstrength=options.allow_overstrength,
             replacement_days=options.replacement_days,
             field_time_multiplier=options.field_time_multiplier,
@@ -235,34 +284,51 @@ def _distribution_days(state: PlatoonState, receiving: list[Receiving]) -> int:
     return distribution.days
 
 
-def check_quality(receiving: Receiving, dice: DiceSource, options: Any) -> QualityCheck:
-    """A receiving squad's quality-drop check (SG2 P.60-61)."""
-    fit = [t for t in receiving.members if t.status == TrooperStatus.FIT]
-    returned = sum(t.wounds > 0 for t in fit)
-    if not receiving.unit.quality:
+def check_quality(receiving: Receiving, dice: DiceSource, state: PlatoonState) -> QualityCheck:
+    """A receiving squad's quality-drop check (SG2 P.60-61): one for all the men it receives
+    between two of its battles, so men given after an earlier check are counted by it; a rise
+    its last battle bought and this drop undoes leaves the points used up (P.60)."""
+    unit, options = receiving.unit, state.options
+    earlier = state.checks.get(unit.id)
+    if earlier is not None:
+        # The one check's members: men who joined since are not "existing members".
+        existing, returned = earlier.existing_members, earlier.returned_from_injury
+    else:
+        fit = [t for t in receiving.members if t.status == TrooperStatus.FIT]
+        returned = sum(t.wounds > 0 for t in fit)
+        existing = len(fit) - returned
+    if not unit.quality:
         return QualityCheck(
             quality_before=None,
             quality_after=None,
-            existing_members=len(fit) - returned,
+            existing_members=existing,
             returned_from_injury=returned,
             die=None,
             dropped=False,
         )
     outcome = check_quality_after_replacements(
         dice=dice,
-        quality=Quality[receiving.unit.quality.upper()],
-        existing_members=len(fit) - returned,
+        quality=Quality[unit.quality.upper()],
+        existing_members=existing,
         returned_from_injury=returned,
         replacements=receiving.count,
+        improvement_points=unit.experience_points,
+        rose_this_round=state.battles[unit.id].rose,
         green_never_drops_to_untrained=options.green_never_drops_to_untrained,
         elite_accepts_ordinary_replacements=options.elite_accepts_ordinary_replacements,
+        earlier=earlier.as_rules() if earlier is not None else None,
     )
     return QualityCheck(
         quality_before=outcome.quality_before.name.lower(),
         quality_after=outcome.quality.name.lower(),
-        existing_members=len(fit) - returned,
+        existing_members=existing,
         returned_from_injury=returned,
         die=outcome.die.value if outcome.die is not None else None,
         dropped=outcome.dropped,
         dice=dice_json(outcome.rolls),
+        counted=outcome.replacements,
+        roll=outcome.roll,
+        dropped_earlier=earlier.dropped if earlier is not None else None,
+        points_before=unit.experience_points,
+        points_after=outcome.improvement_points,
     )

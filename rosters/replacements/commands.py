@@ -65,7 +65,8 @@ class RequestParams(Params):
 class ReplacementsRequest(Command[RequestParams, PlatoonState]):
     """Roll a platoon's replacement die (SG2 P.60; option ``replacement_die``). Refused for
     anything but a platoon, for a platoon none of whose squads is in a safe area (P.61), and
-    for a second roll on the same campaign day."""
+    for a second roll before any unit of the platoon has fought another battle (P.60: one die
+    per platoon between battles)."""
 
     name = REQUEST_JOB
     Params = RequestParams
@@ -125,9 +126,11 @@ class ReplacementsAssign(Command[AssignParams, PlatoonState]):
 
     Refused: more than were rolled and are left, a unit outside the platoon, a squad not in a
     safe area, an Elite squad (unless the option allows), more than a squad's TO&E vacancies if
-    option ``allow_overstrength`` is off. Each receiving squad then takes the quality-drop
-    check, in the order given; a drop is applied at once, the men arrive after
-    ``replacement_days`` (at once when that is 0).
+    option ``allow_overstrength`` is off, a squad whose battle has ended but not had its
+    after-action (P.60: the quality rise comes first). Each receiving squad then takes the
+    quality-drop check, in the order given: one check for all the men it receives between its
+    battles, so a squad checked since its last battle rolls no new die (P.60); a drop is
+    applied at once, the men arrive after ``replacement_days`` (at once when that is 0).
     """
 
     name = ASSIGN_JOB
@@ -154,7 +157,7 @@ class ReplacementsAssign(Command[AssignParams, PlatoonState]):
         assert dice is not None  # rolls_dice: table or server dice, never none
         receiving, days = plan(state, _pairs(params))
         try:
-            checks = [check_quality(r, dice, state.options) for r in receiving]
+            checks = [check_quality(r, dice, state) for r in receiving]
         except ReplacementError as refusal:
             # The rules name no field; the refusal concerns the assignments as a whole.
             raise RuleViolation(refusal.code, refusal.message, field="assignments") from None

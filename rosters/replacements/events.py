@@ -45,6 +45,28 @@ class QualityCheck(EventPayload):
     die: DieFaces | None = Field(description="The die the check used; None if none was needed.")
     dropped: bool
     dice: list[DieRoll] = Field(default_factory=list)
+    counted: int | None = Field(
+        default=None,
+        ge=1,
+        description="Every replacement the squad's one check between battles has counted, "
+        "these and any assigned to it earlier since its last battle (P.60).",
+    )
+    roll: int | None = Field(
+        default=None,
+        ge=1,
+        le=12,
+        description="The score the check rests on: rolled now, or by the squad's earlier check "
+        "since its last battle (then ``dice`` is empty).",
+    )
+    dropped_earlier: bool | None = Field(
+        default=None, description="The squad's earlier check since its last battle dropped it."
+    )
+    points_before: int | None = Field(default=None, ge=0, description="Improvement points.")
+    points_after: int | None = Field(
+        default=None,
+        ge=0,
+        description="A rise this round undone by the drop uses the points up (P.60).",
+    )
 
 
 class SquadReplacements(EventPayload):

@@ -27,6 +27,26 @@ def _names(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def _counted_by_earlier_check(check: Mapping[str, Any], count: int) -> str:
+    """Men counted by the check the squad took earlier since its last battle (P.60)."""
+    before, after = _label(check["quality_before"]), _label(check["quality_after"])
+    counts = f"the quality check already made counts {'him' if count == 1 else 'them'}"
+    if check["dropped"]:
+        outcome = f": {before} to {after}"
+    elif check.get("dropped_earlier"):
+        outcome = f", already dropped: stays {before}"
+    elif check["roll"] is not None and check["roll"] <= check["counted"]:
+        outcome = f": stays {before}, {before} units do not drop further"
+    else:
+        outcome = f": stays {before}"
+    if check["roll"] is None:
+        return f"{counts}, with nothing rolled{outcome}"
+    return (
+        f"{counts}: d{check['die']} {check['roll']} with "
+        f"{_plural(check['counted'], 'replacement')}{outcome}"
+    )
+
+
 def check_text(check: Mapping[str, Any], count: int) -> str:
     """A quality check in plain words: "quality check d6 2 with 2 replacements: Veteran to
     Regular"."""
@@ -34,6 +54,8 @@ def check_text(check: Mapping[str, Any], count: int) -> str:
     members = check["existing_members"] + check["returned_from_injury"]
     if check["quality_before"] is None:
         return "no quality to check"
+    if (check.get("counted") or count) > count:
+        return _counted_by_earlier_check(check, count)
     if check["dice"]:
         face = check["dice"][0]["result"]
         outcome = f"{before} to {after}" if check["dropped"] else f"stays {before}"
@@ -56,6 +78,7 @@ class ReplacementsProjection(Projection):
     rosters projection's rows."""
 
     name = "rosters.replacements"
+    version = 2
 
     @Projection.handles(ROLLED)
     def rolled(rows: Rows, event: StoredEvent) -> None:
@@ -100,12 +123,22 @@ class ReplacementsProjection(Projection):
             members = _plural(check["existing_members"] + check["returned_from_injury"], "member")
             if check["returned_from_injury"]:
                 members += f", {check['returned_from_injury']} back from injury"
+            points = ""
+            before, after = check.get("points_before"), check.get("points_after")
+            if before is not None and after is not None and before != after:
+                # P.60: a rise undone by the replacements leaves the points used up.
+                rows.update(Unit, a["unit_id"], experience_points=after)
+                changes["experience_points"] = [before, after]
+                points = (
+                    " The rise it just made is undone: improvement points used up "
+                    f"({before} to {after})."
+                )
             unit_history(
                 rows,
                 event,
                 a["unit_id"],
                 f"Day {p['day']}: {_plural(a['count'], 'replacement')} assigned: "
-                f"{check_text(check, a['count'])} ({members}). {when}",
+                f"{check_text(check, a['count'])} ({members}).{points} {when}",
                 changes,
                 dice=check["dice"],
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from eventlog import store
@@ -18,7 +18,9 @@ from eventlog.store import StoredEvent
 from rosters.models import Unit
 from rosters.replacements.events import ARRIVED, ASSIGNED, ROLLED
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
+from rules.dice import Die
 from rules.sg2.campaign import Location
+from rules.sg2.replacements import EarlierCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +93,77 @@ def pending_arrivals(campaign_id: uuid.UUID) -> tuple[list[Pending], Counter[str
     return ledger.pending, ledger.arrived_in
 
 
-# Where a unit takes in replacements: a withdrawn unit recovers in a rear area, which is safe too.
-LOCATIONS = {UnitStatus.SAFE_AREA: Location.SAFE_AREA, UnitStatus.WITHDRAWN: Location.REAR_AREA}
+@dataclass(frozen=True, slots=True)
+class CheckMade:
+    """The quality check a squad took for the replacements it received since its last battle
+    (SG2 P.60: one check for all its new men), and every man it has counted so far."""
+
+    existing_members: int
+    returned_from_injury: int
+    die: int | None
+    roll: int | None
+    replacements: int
+    dropped: bool
+
+    def as_rules(self) -> EarlierCheck:
+        return EarlierCheck(
+            replacements=self.replacements,
+            existing_members=self.existing_members + self.returned_from_injury,
+            die=Die(self.die) if self.die is not None else None,
+            roll=self.roll,
+            dropped=self.dropped,
+        )
+
+
+def _score(check: Mapping[str, Any]) -> int | None:
+    if check.get("roll") is not None:
+        return int(check["roll"])
+    return int(check["dice"][0]["result"]) if check["dice"] else None
+
+
+def checks_since(
+    campaign_id: uuid.UUID, since: Mapping[uuid.UUID, int]
+) -> dict[uuid.UUID, CheckMade]:
+    """The check each unit of ``since`` took after the sequence given for it (the end of its
+    last battle), with all the men assigned to it since; units with none are left out."""
+    made: dict[uuid.UUID, CheckMade] = {}
+    if not since:
+        return made
+    wanted = {str(unit_id): unit_id for unit_id in since}
+    voided = voids(campaign_id)
+    for event in store.read(campaign_id, types=[ASSIGNED], after=min(since.values())):
+        if event.sequence in voided:
+            continue
+        for a in event.payload["assignments"]:
+            unit_id = wanted.get(str(a["unit_id"]))
+            if unit_id is None or event.sequence <= since[unit_id]:
+                continue
+            check, first = a["check"], made.get(unit_id)
+            if first is None:
+                made[unit_id] = CheckMade(
+                    existing_members=check["existing_members"],
+                    returned_from_injury=check["returned_from_injury"],
+                    die=check["die"],
+                    roll=_score(check),
+                    replacements=a["count"],
+                    dropped=check["dropped"],
+                )
+            else:
+                made[unit_id] = replace(
+                    first,
+                    replacements=first.replacements + a["count"],
+                    dropped=first.dropped or check["dropped"],
+                )
+    return made
+
+
+# Where a unit takes in replacements: a rear area is safe too, and a withdrawn unit recovers in
+# one (SG2 P.61).
+LOCATIONS = {
+    UnitStatus.SAFE_AREA: Location.SAFE_AREA,
+    UnitStatus.REAR_AREA: Location.REAR_AREA,
+    UnitStatus.WITHDRAWN: Location.REAR_AREA,
+}
 GONE = (TrooperStatus.DEAD, TrooperStatus.EVACUATED, TrooperStatus.CAPTURED)
 
 

@@ -12,8 +12,9 @@ description and page, read and reviewed as the book's list of choices.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.options import ForcesVisibility, check_options, option
 
@@ -270,9 +271,12 @@ _DEFAULT_LARGE_VEHICLES = (
 )
 
 
-def _on(default: bool, description: str, source: str) -> Any:
+def _on(default: bool, description: str, source: str, applies_to: str | None = None) -> Any:
     """A true/false option field."""
-    return field(default=default, metadata=option(description=description, source=source))
+    return field(
+        default=default,
+        metadata=option(description=description, source=source, applies_to=applies_to),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,15 +300,17 @@ class FaDOptions:
             description="Damage when the weapons tables disagree: by_mount uses p.69 for"
             " infantry-served and p.70 for vehicle weapons",
             source="FaD p.19, p.69-70",
+            applies_to="fad.shooting",
         ),
     )
-    move_variable: bool = _on(False, "Variable movement", "FaD p.15")
+    move_variable: bool = _on(False, "Variable movement", "FaD p.15", applies_to="fad.movement")
     forcegen_strength_roll: RollScope = field(
         default=RollScope.PER_SQUAD,
         metadata=option(
             description="Squad strength roll in random force generation",
             source="FaD p.9, p.44",
             choices=(RollScope.PER_SQUAD, RollScope.PER_PLAYER),
+            applies_to="fad.force_generation",
         ),
     )
     forcegen_firepower_roll: RollScope = field(
@@ -313,9 +319,12 @@ class FaDOptions:
             description="Firepower roll in random force generation",
             source="FaD p.10",
             choices=(RollScope.PER_PLATOON, RollScope.PER_SQUAD),
+            applies_to="fad.force_generation",
         ),
     )
-    forcegen_greater_variety: bool = _on(False, "Greater Variety force generation", "FaD p.11")
+    forcegen_greater_variety: bool = _on(
+        False, "Greater Variety force generation", "FaD p.11", applies_to="fad.force_generation"
+    )
     assault_no_grenades_penalty: int = field(
         default=-2,
         metadata=option(
@@ -323,21 +332,32 @@ class FaDOptions:
             source="FaD p.11, p.22-23",
             minimum=-2,
             maximum=-1,
+            applies_to="fad.close_assault",
         ),
     )
     morale_leader_modifier_mode: ModifierMode = field(
         default=ModifierMode.PER_DIE,
         metadata=option(
-            description="How a squad leader's +/-1 applies to a Morale Test", source="FaD p.13"
+            description="How a squad leader's +/-1 applies to a Morale Test",
+            source="FaD p.13",
+            applies_to="fad.morale_test",
         ),
     )
     personalities_allowance: Allowance = field(
         default=Allowance.AGREED,
-        metadata=option(description="Personalities a force may have", source="FaD p.33"),
+        metadata=option(
+            description="Personalities a force may have",
+            source="FaD p.33",
+            applies_to="fad.force_generation",
+        ),
     )
     traits_allowance: Allowance = field(
         default=Allowance.AGREED,
-        metadata=option(description="Traits a force may have", source="FaD p.39"),
+        metadata=option(
+            description="Traits a force may have",
+            source="FaD p.39",
+            applies_to="fad.force_generation",
+        ),
     )
     leaders_replacement_experience: LeaderExperience = field(
         default=LeaderExperience.INEXPERIENCED,
@@ -348,27 +368,45 @@ class FaDOptions:
     )
     traits_grizzled_mode: GrizzledMode = field(
         default=GrizzledMode.RESOLVE_PLUS_ONE,
-        metadata=option(description="What the Grizzled trait improves", source="FaD p.40"),
+        metadata=option(
+            description="What the Grizzled trait improves",
+            source="FaD p.40",
+            applies_to="fad.resolve",
+        ),
     )
     vehicle_reactive_armour_weapons: tuple[ReactiveArmourWeapon, ...] = field(
         default=(ReactiveArmourWeapon.MISSILE_LAUNCHER, ReactiveArmourWeapon.RPG),
-        metadata=option(description="Weapons reactive armour works against", source="FaD p.43"),
+        metadata=option(
+            description="Weapons reactive armour works against",
+            source="FaD p.43",
+            applies_to="fad.shooting",
+        ),
     )
     # --- turn, resolve and morale ---
-    turn_card_activation: bool = _on(False, "Activation by drawing cards", "FaD p.12")
+    turn_card_activation: bool = _on(
+        False, "Activation by drawing cards", "FaD p.12", applies_to="fad.activation"
+    )
     resolve_original_size: OriginalSize = field(
         default=OriginalSize.BATTLE_START,
         metadata=option(
             description="Size the Resolve break point is measured against",
             source="FaD p.13 CHECKING RESOLVE",
+            applies_to="fad.resolve",
         ),
     )
     resolve_officer_bonus_mode: OfficerBonusMode = field(
         default=OfficerBonusMode.ADD_TO_ORIGINAL_SIZE,
-        metadata=option(description="How an officer's +1 to Resolve applies", source="FaD p.13"),
+        metadata=option(
+            description="How an officer's +1 to Resolve applies",
+            source="FaD p.13",
+            applies_to="fad.resolve",
+        ),
     )
     morale_auto_success_stacking: bool = _on(
-        False, "Several automatic successes in a Morale Test add up", "FaD p.13"
+        False,
+        "Several automatic successes in a Morale Test add up",
+        "FaD p.13",
+        applies_to="fad.morale_test",
     )
     campaign_routed_unit_fate: RoutedUnitFate = field(
         default=RoutedUnitFate.RETURNS_AT_CURRENT_STRENGTH,
@@ -378,81 +416,134 @@ class FaDOptions:
         default=AbandonedVehicleFate.DAMAGED,
         metadata=option(description="An abandoned vehicle in the campaign", source="FaD p.13"),
     )
-    morale_losing_heart: bool = _on(True, "Losing Heart (the book recommends it)", "FaD p.14")
+    morale_losing_heart: bool = _on(
+        True, "Losing Heart (the book recommends it)", "FaD p.14", applies_to="fad.resolve"
+    )
     morale_losing_heart_hard_points: bool = _on(
-        False, "Losing Heart also counts on-board artillery and hard points", "FaD p.14"
+        False,
+        "Losing Heart also counts on-board artillery and hard points",
+        "FaD p.14",
+        applies_to="fad.resolve",
     )
     morale_losing_heart_persists: bool = _on(
-        False, "Resolve lost to Losing Heart carries over to later battles", "FaD p.14"
+        False,
+        "Resolve lost to Losing Heart carries over to later battles",
+        "FaD p.14",
+        applies_to="fad.resolve",
     )
     # --- fire ---
-    fire_crossfire: bool = _on(False, "Crossfire", "FaD p.24")
+    fire_crossfire: bool = _on(False, "Crossfire", "FaD p.24", applies_to="fad.shooting")
     fire_under_fire_on_miss: UnderFireOnMiss = field(
         default=UnderFireOnMiss.DIRECT_FIRE_ONLY,
         metadata=option(
             description="A shot that never takes effect still marks the target Under Fire",
             source="FaD p.21, p.24",
+            applies_to="fad.shooting",
         ),
     )
-    adv_command_disruption: bool = _on(True, "Command Disruption (advanced)", "FaD p.25")
-    adv_command_response: bool = _on(True, "Command Response (advanced)", "FaD p.25")
+    adv_command_disruption: bool = _on(
+        True, "Command Disruption (advanced)", "FaD p.25", applies_to="fad.command"
+    )
+    adv_command_response: bool = _on(
+        True, "Command Response (advanced)", "FaD p.25", applies_to="fad.command"
+    )
     fire_base_range_band: BaseRangeBand = field(
         default=BaseRangeBand.WITHIN_BASE_RANGE,
-        metadata=option(description="What the Base Range modifier measures", source="FaD p.18"),
+        metadata=option(
+            description="What the Base Range modifier measures",
+            source="FaD p.18",
+            applies_to="fad.shooting",
+        ),
     )
     fire_saw_double_count: bool = _on(
-        False, "A SAW's +2 counts both as a modifier and as its Fire Effect", "FaD p.18, p.69"
+        False,
+        "A SAW's +2 counts both as a modifier and as its Fire Effect",
+        "FaD p.18, p.69",
+        applies_to="fad.shooting",
     )
     fire_hit_allocation: HitAllocation = field(
         default=HitAllocation.CLOSEST,
-        metadata=option(description="Which figures take hits", source="FaD p.18"),
+        metadata=option(
+            description="Which figures take hits", source="FaD p.18", applies_to="fad.shooting"
+        ),
     )
     fire_allocation_includes_wounded: bool = _on(
-        True, "Wounded figures may be allocated hits", "FaD p.18, p.35"
+        True, "Wounded figures may be allocated hits", "FaD p.18, p.35", applies_to="fad.shooting"
     )
-    fire_squad_based_damage: bool = _on(False, "Squad-based damage", "FaD p.19")
+    fire_squad_based_damage: bool = _on(
+        False, "Squad-based damage", "FaD p.19", applies_to="fad.shooting"
+    )
     vehicle_large_types: tuple[VehicleType, ...] = field(
         default=_DEFAULT_LARGE_VEHICLES,
-        metadata=option(description="Vehicle types that count as large", source="FaD p.21"),
+        metadata=option(
+            description="Vehicle types that count as large",
+            source="FaD p.21",
+            applies_to="fad.shooting",
+        ),
     )
     artillery_comms_bonus_mode: ModifierMode = field(
         default=ModifierMode.PER_DIE,
-        metadata=option(description="How a communications bonus applies", source="FaD p.30"),
+        metadata=option(
+            description="How a communications bonus applies",
+            source="FaD p.30",
+            applies_to="fad.artillery",
+        ),
     )
     scatter_mode: ScatterMode = field(
         default=ScatterMode.ONE_DIRECTION_K_D6,
         metadata=option(
             description="Scatter: one direction and k d6 inches, k the failed dice",
             source="FaD p.27, p.30",
+            applies_to="fad.artillery",
         ),
     )
     # --- close assault and mines ---
     assault_casualties_are_kills: bool = _on(
-        True, "Close-assault casualties are killed, not wounded", "FaD p.22, p.35"
+        True,
+        "Close-assault casualties are killed, not wounded",
+        "FaD p.22, p.35",
+        applies_to="fad.close_assault",
     )
     assault_overrun_edge: OverrunEdge = field(
         default=OverrunEdge.AHEAD_AND_DOUBLE,
         metadata=option(
-            description="Overrun needs winner > loser and winner >= 2 x loser", source="FaD p.22"
+            description="Overrun needs winner > loser and winner >= 2 x loser",
+            source="FaD p.22",
+            applies_to="fad.close_assault",
         ),
     )
     mines_types: MinesTypes = field(
         default=MinesTypes.LIGHT_AP_HEAVY_AV,
-        metadata=option(description="Light and heavy minefields", source="FaD p.31, p.70"),
+        metadata=option(
+            description="Light and heavy minefields",
+            source="FaD p.31, p.70",
+            applies_to="fad.mines",
+        ),
     )
     # --- wounded ---
-    adv_recover_wounded: bool = _on(True, "Recover Wounded (advanced)", "FaD p.35")
+    adv_recover_wounded: bool = _on(
+        True, "Recover Wounded (advanced)", "FaD p.35", applies_to="fad.recover_wounded"
+    )
     wounds_recovered_second_wound_kills: bool = _on(
-        False, "A recovered figure dies to its next wound", "FaD p.35"
+        False,
+        "A recovered figure dies to its next wound",
+        "FaD p.35",
+        applies_to="fad.recover_wounded",
     )
     wounds_medic_bonus_scope: MedicBonusScope = field(
         default=MedicBonusScope.WHOLE_SQUAD,
-        metadata=option(description="Rolls a Medic's +1 applies to", source="FaD p.35"),
+        metadata=option(
+            description="Rolls a Medic's +1 applies to",
+            source="FaD p.35",
+            applies_to="fad.recover_wounded",
+        ),
     )
     wounds_abandon_trigger: AbandonTrigger = field(
         default=AbandonTrigger.LEFT_OUTSIDE_COHERENCY,
         metadata=option(
-            description="When wounded count as abandoned", source="FaD p.35 LEAVE NO ONE BEHIND"
+            description="When wounded count as abandoned",
+            source="FaD p.35 LEAVE NO ONE BEHIND",
+            applies_to="fad.recover_wounded",
         ),
     )
     # --- campaign ---
@@ -462,7 +553,11 @@ class FaDOptions:
     )
     campaign_standard_missions: StandardMissions = field(
         default=StandardMissions.TABLE_EIGHT,
-        metadata=option(description="The standard missions of a tree", source="FaD p.61, p.65"),
+        metadata=option(
+            description="The standard missions of a tree",
+            source="FaD p.61, p.65",
+            applies_to="fad.tree_validation",
+        ),
     )
     campaign_battle_winner: BattleWinner = field(
         default=BattleWinner.UMPIRE_DECLARES,
@@ -489,9 +584,6 @@ class FaDOptions:
         default=InitialValueCapScope.STRENGTH_ONLY,
         metadata=option(description="What the initial-value cap covers", source="FaD p.66"),
     )
-    campaign_resolve_gain_cap: bool = _on(
-        True, "Resolve never rises above Determined (a 5-6 then changes nothing)", "FaD p.66"
-    )
     campaign_reinforced_platoon_count: ReinforcedPlatoonCount = field(
         default=ReinforcedPlatoonCount.ATTACHMENTS_ROUND_UP,
         metadata=option(description="Counting reinforced platoons", source="FaD p.60, p.66"),
@@ -511,11 +603,19 @@ class FaDOptions:
     )
     campaign_psionic_strength: PsionicStrength = field(
         default=PsionicStrength.RESET,
-        metadata=option(description="Drained psionic Strength", source="FaD p.34, p.66"),
+        metadata=option(
+            description="Drained psionic Strength",
+            source="FaD p.34, p.66",
+            applies_to="fad.psionics",
+        ),
     )
     campaign_one_use_items: OneUseItems = field(
         default=OneUseItems.REFRESHED,
-        metadata=option(description="One-use items between battles", source="FaD p.66"),
+        metadata=option(
+            description="One-use items between battles",
+            source="FaD p.66",
+            applies_to="fad.one_use_items",
+        ),
     )
     campaign_squad_leader_improvement: bool = _on(
         False, "Squad leader experience may be bought with campaign points", "FaD p.66"
@@ -524,12 +624,26 @@ class FaDOptions:
         True, "Units whose Resolve is fixed skip the Resolve Loss roll", "FaD p.54, p.56, p.66"
     )
     campaign_mission_bonus_persists: bool = _on(
-        False, "Mission bonuses carry over to the next battle", "FaD p.63"
+        False,
+        "Mission bonuses carry over to the next battle",
+        "FaD p.63",
+        applies_to="fad.scenario_generation",
     )
     scenario_stance_dummy_markers: DummyMarkers = field(
         default=DummyMarkers.PER_PLATOON,
-        metadata=option(description="Dummy markers given by a stance", source="FaD p.59, p.61"),
+        metadata=option(
+            description="Dummy markers given by a stance",
+            source="FaD p.59, p.61",
+            applies_to="fad.scenario_generation",
+        ),
     )
+
+    # Options removed because they cannot change anything (docs/rules-coverage.md).
+    RETIRED: ClassVar[Mapping[str, str]] = {
+        "campaign_resolve_gain_cap": "Determined is the highest Resolve (FaD p.6), so a Resolve"
+        " Loss roll of 5-6 on a Determined unit changes nothing whatever the option said"
+        " (p.66).",
+    }
 
     def __post_init__(self) -> None:
         check_options(self)

@@ -43,11 +43,10 @@ class DoubledTime(enum.StrEnum):
     REPLACEMENTS = "replacements"
 
 
-# The book doubles "all times given"; the digest itemises them (its AMBIG-25). Replacements are
-# left out: they are received only in a safe area, where nothing but a lack of supplies doubles.
-DEFAULT_FIELD_DOUBLING: frozenset[DoubledTime] = frozenset(
-    {DoubledTime.FATIGUE, DoubledTime.REPAIR, DoubledTime.INJURED_RETURN}
-)
+# The book doubles "all times given" (P.61), replacements' day included: received only in a safe
+# area, it doubles there without suitable supplies. The digest's suggested default (its AMBIG-25)
+# leaves replacements out; the book wins.
+DEFAULT_FIELD_DOUBLING: frozenset[DoubledTime] = frozenset(DoubledTime)
 
 
 def time_multiplier(
@@ -63,7 +62,7 @@ def time_multiplier(
     SG2 P.61 REST AND RECOVERY: all times assume a safe area with adequate supplies and proper
     engineering backup; "in the field" and/or without suitable supplies, DOUBLE all times.
     Options: ``field_time_multiplier`` (default 2) and ``field_doubling_applies_to`` (default
-    fatigue, repair and injured_return; replacements may be added).
+    every time: fatigue, repair, injured_return and replacements).
     """
     if isinstance(field_time_multiplier, bool) or not isinstance(field_time_multiplier, int):
         raise RuleError(

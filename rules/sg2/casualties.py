@@ -17,9 +17,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.dice import DiceSource, Die, Roll, open_shift_die, smallest_die_at_least
 from rules.errors import RuleError
+from rules.sg2.options import Environment
 
 
 class FigureState(enum.StrEnum):
@@ -90,6 +92,7 @@ _TRANSITIONS: dict[FigureState, frozenset[FigureState]] = {
     ),
     FigureState.STABILISED: frozenset(
         {
+            FigureState.UNTREATED,  # wounded again, option rewound_reverts_to_untreated (SG2-C)
             FigureState.DEAD,
             FigureState.CAPTURED,
             FigureState.EVACUATED,
@@ -380,7 +383,13 @@ def _build_pool(
 
 
 def state_after_hits(
-    state: FigureState, *, wounds: int, kills: int, rewound_kills: bool = False
+    state: FigureState,
+    *,
+    wounds: int,
+    kills: int,
+    rewound_kills: bool = False,
+    rewound_reverts_to_untreated: bool = False,
+    environment: Environment = Environment.NORMAL,
 ) -> FigureState:
     """A figure's state after the hits one resolution placed on him (SG2 P.36, P.47; SG2-C).
 
@@ -388,7 +397,10 @@ def state_after_hits(
     strike is one resolution, and more than one wound from overlapping bursts kills (P.47).
     One wound makes a fit man an untreated casualty. One wound on a man already a casualty
     leaves him as he is unless option ``rewound_kills`` (default false, Goodall's reading) is
-    set. A wearer of a wrecked power suit is unhurt, so one wound makes him a casualty.
+    set; with option ``rewound_reverts_to_untreated`` (default false, a gap SG2-C leaves) a
+    treated casualty wounded again needs treatment again (untreated). A wearer of a wrecked
+    power suit is unhurt, so one wound makes him a casualty. In a vacuum (option
+    ``environment``, SG2 P.57) "all WOUND effects should be considered as KILLS".
     """
     _check_count(wounds, "wounds")
     _check_count(kills, "kills")
@@ -399,13 +411,19 @@ def state_after_hits(
             "figure.not_on_table",
             f"A figure that is {state.value} is not on the table to be hit.",
         )
+    if wounds and Environment(environment) is Environment.VACUUM:
+        return FigureState.DEAD
     if kills or wounds >= 2:
         return FigureState.DEAD
     if not wounds:
         return state
     if state in (FigureState.FIT, FigureState.SUIT_DISABLED):
         return FigureState.UNTREATED
-    return FigureState.DEAD if rewound_kills else state
+    if rewound_kills:
+        return FigureState.DEAD
+    if rewound_reverts_to_untreated and state is FigureState.STABILISED:
+        return FigureState.UNTREATED
+    return state
 
 
 POWER_ARMOUR_TABLE = "1 dead, 2-4 stabilised, 5 suit disabled, 6 fit"
@@ -523,7 +541,7 @@ def settle_power_armour(
 
 
 def _casualties_from_hits(
-    pool: Sequence[Figure], hits: Sequence[PotentialHit], rewound_kills: bool
+    pool: Sequence[Figure], hits: Sequence[PotentialHit], **options: Any
 ) -> list[FigureCasualty]:
     changes: list[FigureCasualty] = []
     for figure in pool:
@@ -536,9 +554,7 @@ def _casualties_from_hits(
             continue
         wounds = taken.count(HitResult.WOUND)
         kills = taken.count(HitResult.KILL)
-        after = state_after_hits(
-            figure.state, wounds=wounds, kills=kills, rewound_kills=rewound_kills
-        )
+        after = state_after_hits(figure.state, wounds=wounds, kills=kills, **options)
         changes.append(FigureCasualty(figure.id, figure.state, after, wounds, kills))
     return changes
 
@@ -555,6 +571,8 @@ def resolve_fire_casualties(
     allocate_before_penetration: AllocationOrder = AllocationOrder.AUTO,
     rewound_kills: bool = False,
     cover_shifts_armour_vs_direct_fire: bool = True,
+    rewound_reverts_to_untreated: bool = False,
+    environment: Environment = Environment.NORMAL,
 ) -> FireCasualtiesOutcome:
     """Turn potential hits on an infantry unit into wounds and kills on figures (SG2 P.35-36).
 
@@ -570,7 +588,8 @@ def resolve_fire_casualties(
     armour die up one, hard cover two, as an open shift); ``allocate_before_penetration``
     (default ``auto``: allocate each potential hit first and roll that figure's own armour when
     the pool's armour is mixed, P.36 NOTE); ``allocation_pool``, ``allocation_overflow``,
-    ``rewound_kills`` as in :func:`allocate_hits` and :func:`state_after_hits`.
+    ``rewound_kills``, ``rewound_reverts_to_untreated`` and ``environment`` (vacuum: wounds
+    kill, P.57) as in :func:`allocate_hits` and :func:`state_after_hits`.
 
     Dice, penetration first: impact then armour per potential hit; then one allocation die per
     WOUND or KILL; then a D6 per new power-armour casualty in counting order. Allocation first:
@@ -624,7 +643,13 @@ def resolve_fire_casualties(
             if allocation_roll is not None:
                 rolls.append(allocation_roll)
             hits[index] = _placed(hit, target, allocation_roll)
-    changes = _casualties_from_hits(pool, hits, rewound_kills)
+    changes = _casualties_from_hits(
+        pool,
+        hits,
+        rewound_kills=rewound_kills,
+        rewound_reverts_to_untreated=rewound_reverts_to_untreated,
+        environment=environment,
+    )
     rolls += settle_power_armour(dice, pool, changes)
     return FireCasualtiesOutcome(
         hits=tuple(hits),
@@ -725,6 +750,8 @@ def artillery_casualties(
     exposures: Sequence[BurstExposure],
     warhead: Warhead = Warhead.GENERAL_PURPOSE_EXPLOSIVE,
     rewound_kills: bool = False,
+    rewound_reverts_to_untreated: bool = False,
+    environment: Environment = Environment.NORMAL,
 ) -> ArtilleryCasualtiesOutcome:
     """Wounds and kills among figures caught in artillery bursts (SG2 P.46-47).
 
@@ -737,7 +764,8 @@ def artillery_casualties(
     down without being killed rolls at once (P.40). The caller supplies which figures are in
     which bursts; every unit with a figure in a burst is suppressed.
 
-    Option ``rewound_kills`` (default false): a single wound on a figure already a casualty.
+    Options ``rewound_kills`` and ``rewound_reverts_to_untreated`` (default false): a single
+    wound on a figure already a casualty; ``environment``: in a vacuum wounds kill (P.57).
     Dice: per figure in the given order, per burst, the impact die then the armour die; then a
     D6 per new power-armour casualty.
     """
@@ -776,7 +804,12 @@ def artillery_casualties(
         kills = results.count(HitResult.KILL)
         if wounds or kills:
             after = state_after_hits(
-                figure.state, wounds=wounds, kills=kills, rewound_kills=rewound_kills
+                figure.state,
+                wounds=wounds,
+                kills=kills,
+                rewound_kills=rewound_kills,
+                rewound_reverts_to_untreated=rewound_reverts_to_untreated,
+                environment=environment,
             )
             changes.append(FigureCasualty(figure.id, figure.state, after, wounds, kills))
     rolls += settle_power_armour(dice, [e.figure for e in exposures], changes)
@@ -832,7 +865,11 @@ class CloseCombatCasualtiesOutcome:
 
 
 def close_combat_casualties(
-    *, dice: DiceSource, down: Sequence[Figure], side_won: bool
+    *,
+    dice: DiceSource,
+    down: Sequence[Figure],
+    side_won: bool,
+    environment: Environment = Environment.NORMAL,
 ) -> CloseCombatCasualtiesOutcome:
     """Decide the fate of one side's figures downed in a close assault (SG2 P.42).
 
@@ -841,7 +878,8 @@ def close_combat_casualties(
     treatment as usual); 5-6 stunned, back in action if his side won, taken prisoner if it lost.
     Wounded figures of the losing side are left to the victors and captured. A power-armoured
     figure rolled as wounded then rolls the P.40 table at once (the digests' reading, AMBIG-09).
-    ``down`` holds figures marked DOWN (or FIT, if the caller does not track DOWN).
+    ``down`` holds figures marked DOWN (or FIT, if the caller does not track DOWN). In a vacuum
+    (option ``environment``, P.57) a wounded result is a kill, so 1-4 is DEAD.
 
     Dice: one D6 per downed figure in the given order, then one D6 per wounded power-armoured
     figure in the same order.
@@ -859,6 +897,8 @@ def close_combat_casualties(
         roll = dice.roll(Die.D6, f"close combat casualty {figure.id}")
         rolls.append(roll)
         condition, captured = close_combat_result(roll.result, side_won=side_won)
+        if condition is FigureState.UNTREATED and Environment(environment) is Environment.VACUUM:
+            condition = FigureState.DEAD
         results.append(CloseCombatCasualty(figure.id, roll.result, condition, captured))
     for index, (figure, result) in enumerate(zip(down, results, strict=True)):
         if figure.power_armour and result.condition is FigureState.UNTREATED:

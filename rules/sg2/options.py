@@ -13,7 +13,9 @@ description and page, read and reviewed as the book's list of umpire's choices.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rules.dice import Die
 from rules.options import ForcesVisibility, OptionProblem, check_options, option
@@ -49,6 +51,17 @@ class RecoveredCasualties(enum.StrEnum):
     FRIENDLY_CONTROL = "friendly_control"
     EVACUATED_ONLY = "evacuated_only"
     UMPIRE = "umpire"
+
+
+class InjuredRecoveryPlace(enum.StrEnum):
+    """Where the injured recover before they return to duty (P.61 is silent).
+
+    ``hospital``: a hospital in a safe area, so only their unit's lack of supplies doubles the
+    days; ``with_unit``: where their unit rests, so the line or the field doubles them too.
+    """
+
+    HOSPITAL = "hospital"
+    WITH_UNIT = "with_unit"
 
 
 class VehicleRecovery(enum.StrEnum):
@@ -192,14 +205,6 @@ class RrCounterReset(enum.StrEnum):
     ON_ANY_RR_DAY = "on_any_rr_day"
 
 
-class UnitGeneration(enum.StrEnum):
-    """How unit quality and leadership are set before a battle (P.10)."""
-
-    SCENARIO = "scenario"
-    RANDOM_DRAW = "random_draw"
-    CAMPAIGN_CARRY_OVER = "campaign_carry_over"
-
-
 class EwMethod(enum.StrEnum):
     """How electronic warfare units are activated (C §Electronic Warfare Clarification)."""
 
@@ -322,7 +327,14 @@ class InboundStart:
         check_options(self)
 
 
-_DEFAULT_FIELD_TIMES = (FieldTime.FATIGUE, FieldTime.REPAIR, FieldTime.INJURED_RETURN)
+# P.61: "DOUBLE all times given", the replacements' day included (the digest's AMBIG-25 default
+# leaves it out; the book wins).
+_DEFAULT_FIELD_TIMES = (
+    FieldTime.FATIGUE,
+    FieldTime.REPAIR,
+    FieldTime.INJURED_RETURN,
+    FieldTime.REPLACEMENTS,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +486,14 @@ class SG2Options:
             maximum=6,
         ),
     )
+    injured_recovery_place: InjuredRecoveryPlace = field(
+        default=InjuredRecoveryPlace.HOSPITAL,
+        metadata=option(
+            description="Where the injured recover: a safe-area hospital (doubled only without"
+            " supplies) or with their unit (doubled in the line or the field too)",
+            source="SG2 P.61 (silent)",
+        ),
+    )
     replacement_days: int = field(
         default=1,
         metadata=option(
@@ -520,10 +540,14 @@ class SG2Options:
         ),
     )
     unsupplied_effect: UnsuppliedEffect = field(
-        default=UnsuppliedEffect.NONE,
+        # The book: an unsupplied force's "Confidence and combat efficiency will suffer VERY
+        # greatly in the next and subsequent battles", with no mechanism. The digest's "none"
+        # contradicts it; the book wins (docs/rules-coverage.md).
+        default=UnsuppliedEffect.CONFIDENCE_ONE_LOWER,
         metadata=option(
-            description="What an unsupplied force suffers (the book gives no mechanism)",
-            source="SG2 P.60",
+            description="What an unsupplied force suffers in its next battle (the book says its"
+            " confidence suffers, with no mechanism)",
+            source="SG2 P.60 CAMPAIGN GAMES",
         ),
     )
     understrength_roll_in_campaign: bool = field(
@@ -531,11 +555,8 @@ class SG2Options:
         metadata=option(
             description="Roll for absentees before each battle (the book: one-off games only)",
             source="SG2 P.10 UNDER-STRENGTH UNITS",
+            applies_to="sg2.under_strength",
         ),
-    )
-    unit_generation: UnitGeneration = field(
-        default=UnitGeneration.SCENARIO,
-        metadata=option(description="How unit quality and leadership are set", source="SG2 P.10"),
     )
     returning_leader: ReturningLeader = field(
         default=ReturningLeader.UMPIRE,
@@ -618,12 +639,15 @@ class SG2Options:
         metadata=option(
             description="How direct fire is resolved; the same for every player all battle",
             source="SG2 P.36",
+            applies_to="sg2.fire_combat",
         ),
     )
     qd_leftover_roll: bool = field(
         default=True,
         metadata=option(
-            description="Quick-and-dirty fire rolls for left-over hits", source="SG2 P.36"
+            description="Quick-and-dirty fire rolls for left-over hits",
+            source="SG2 P.36",
+            applies_to="sg2.fire_combat",
         ),
     )
     artillery_attack_alone_triggers_test: bool = field(
@@ -636,7 +660,9 @@ class SG2Options:
     last_stand_enabled: bool = field(
         default=True,
         metadata=option(
-            description="Units may attempt a last stand", source="SG2 P.53 THE LAST STAND"
+            description="Units may attempt a last stand",
+            source="SG2 P.53 THE LAST STAND",
+            applies_to="sg2.last_stand",
         ),
     )
     last_stand_success_on: int = field(
@@ -646,27 +672,39 @@ class SG2Options:
             source="SG2 P.53",
             minimum=1,
             maximum=6,
+            applies_to="sg2.last_stand",
         ),
     )
     support_factors: SupportFactors = field(
         default_factory=SupportFactors,
         metadata=option(
-            description="Added to the caller's LV when requesting support", source="SG2 P.44"
+            description="Added to the caller's LV when requesting support",
+            source="SG2 P.44",
+            applies_to="sg2.fire_support",
         ),
     )
     support_chits: SupportChits = field(
         default=SupportChits.SCENARIO,
-        metadata=option(description="Support request chits per player", source="SG2 P.44"),
+        metadata=option(
+            description="Support request chits per player",
+            source="SG2 P.44",
+            applies_to="sg2.fire_support",
+        ),
     )
     inbound_start: InboundStart = field(
         default_factory=InboundStart,
-        metadata=option(description="Inbound Chart starting boxes", source="SG2 P.45"),
+        metadata=option(
+            description="Inbound Chart starting boxes",
+            source="SG2 P.45",
+            applies_to="sg2.fire_support",
+        ),
     )
     fire_mission_arrival: FireMissionArrival = field(
         default=FireMissionArrival.BOX1_SAME_TURN,
         metadata=option(
             description="When a fire mission reaching box 1 arrives",
             source="SG2 P.46 (SG2-C reads it as next turn)",
+            applies_to="sg2.fire_support",
         ),
     )
     fire_mission_must_fire_in_arrival_turn: bool = field(
@@ -674,6 +712,7 @@ class SG2Options:
         metadata=option(
             description="An available fire mission must be resolved before that turn ends",
             source="SG2 P.46",
+            applies_to="sg2.fire_support",
         ),
     )
     casevac_enters: CasevacEnters = field(
@@ -718,7 +757,11 @@ class SG2Options:
     )
     first_activation: FirstActivation = field(
         default=FirstActivation.SMALLER_SIDE_CHOOSES,
-        metadata=option(description="Who activates first each turn", source="SG2 P.15"),
+        metadata=option(
+            description="Who activates first each turn",
+            source="SG2 P.15",
+            applies_to="sg2.activation",
+        ),
     )
     environment: Environment = field(
         default=Environment.NORMAL,
@@ -744,6 +787,7 @@ class SG2Options:
         metadata=option(
             description="Artillery may be aimed at terrain features",
             source="SG2-C Firing Artillery at Terrain Features",
+            applies_to="sg2.fire_support",
         ),
     )
     assault_from_in_position: bool = field(
@@ -751,6 +795,7 @@ class SG2Options:
         metadata=option(
             description="Close assault from In Position at threat level +1",
             source="SG2-C Assault From In Position",
+            applies_to="sg2.close_assault",
         ),
     )
     ew_method: EwMethod = field(
@@ -758,6 +803,7 @@ class SG2Options:
         metadata=option(
             description="Electronic warfare activation",
             source="SG2-C Electronic Warfare Clarification",
+            applies_to="sg2.electronic_warfare",
         ),
     )
     max_support_weapons: int | None = field(
@@ -766,12 +812,15 @@ class SG2Options:
             description="Most support weapons per squad (none: no limit)",
             source="SG2-C Multiple Support Weapons",
             minimum=0,
+            applies_to="sg2.fire_combat",
         ),
     )
     split_fire_same_target: bool = field(
         default=True,
         metadata=option(
-            description="Split fire at one target", source="SG2-C Split Fire At One Target"
+            description="Split fire at one target",
+            source="SG2-C Split Fire At One Target",
+            applies_to="sg2.fire_combat",
         ),
     )
     disabled_vehicle_bailout: bool = field(
@@ -800,23 +849,30 @@ class SG2Options:
         metadata=option(
             description="Action cost of getting in or out of a vehicle",
             source="SG2-C Vehicle Loading/Unloading Clarification",
+            applies_to="sg2.activation",
         ),
     )
     equipment_losses_persist: bool = field(
         default=False,
         metadata=option(
-            description="Unrecoverable equipment stays lost between battles", source="SG2-C (gap)"
+            description="Unrecoverable equipment stays lost between battles",
+            source="SG2-C (gap)",
+            applies_to="sg2.cross_training",
         ),
     )
     # --- Goodall's new rules (N) ---
     ambush: Ambush = field(
         default=Ambush.NONE,
-        metadata=option(description="Ambush rules", source="SG2-H Conducting Ambushes"),
+        metadata=option(
+            description="Ambush rules", source="SG2-H Conducting Ambushes", applies_to="sg2.ambush"
+        ),
     )
     ambush_spotting_by_fire: bool = field(
         default=False,
         metadata=option(
-            description="The ambushed column may spot by fire", source="SG2-H Conducting Ambushes"
+            description="The ambushed column may spot by fire",
+            source="SG2-H Conducting Ambushes",
+            applies_to="sg2.ambush",
         ),
     )
     ambush_embarked_can_spot: bool = field(
@@ -824,6 +880,7 @@ class SG2Options:
         metadata=option(
             description="Embarked troops may spot in an ambush (the scenario decides)",
             source="SG2-H Conducting Ambushes",
+            applies_to="sg2.ambush",
         ),
     )
     cross_training: bool = field(
@@ -831,6 +888,7 @@ class SG2Options:
         metadata=option(
             description="Cross training and equipment recovery (always on for Phalon forces)",
             source="SG2-H Cross Training",
+            applies_to="sg2.cross_training",
         ),
     )
     captured_weapons_usable: bool = field(
@@ -838,6 +896,7 @@ class SG2Options:
         metadata=option(
             description="Captured enemy weapons may be used",
             source="SG2-H Recovering Equipment Between Two Squads",
+            applies_to="sg2.cross_training",
         ),
     )
     fae: bool = field(
@@ -845,6 +904,7 @@ class SG2Options:
         metadata=option(
             description="Fuel-air explosive rules, whenever a force fields them",
             source="SG2-H Fuel-Air Explosives",
+            applies_to="sg2.fae",
         ),
     )
     fae_armour_dice: FaeArmourDice = field(
@@ -852,6 +912,7 @@ class SG2Options:
         metadata=option(
             description="Vehicle armour against fuel-air explosives",
             source="SG2-H Fuel-Air Explosives; SG2 P.38",
+            applies_to="sg2.fae",
         ),
     )
     fae_track_sealed_vehicles: bool = field(
@@ -859,21 +920,31 @@ class SG2Options:
         metadata=option(
             description="Track which vehicles are sealed",
             source="SG2-H Advanced Rule: FAEs and Vehicles",
+            applies_to="sg2.fae",
         ),
     )
     opportunity_fire: bool = field(
         default=False,
-        metadata=option(description="Opportunity fire", source="SG2-H Opportunity Fire"),
+        metadata=option(
+            description="Opportunity fire",
+            source="SG2-H Opportunity Fire",
+            applies_to="sg2.opportunity_fire",
+        ),
     )
     overwatch: bool = field(
         default=False,
-        metadata=option(description="Overwatch (needs opportunity fire)", source="SG2-H Overwatch"),
+        metadata=option(
+            description="Overwatch (needs opportunity fire)",
+            source="SG2-H Overwatch",
+            applies_to="sg2.opportunity_fire",
+        ),
     )
     overwatch_as_whole_activation: bool = field(
         default=False,
         metadata=option(
             description="Overwatch takes the unit's whole activation, not one action",
             source="SG2-H Overwatch",
+            applies_to="sg2.opportunity_fire",
         ),
     )
     opfire_consumes_player_activation: bool = field(
@@ -881,6 +952,7 @@ class SG2Options:
         metadata=option(
             description="Opportunity fire uses up the firing player's next activation",
             source="SG2-H Opportunity Fire",
+            applies_to="sg2.opportunity_fire",
         ),
     )
     abandoned_casualty_reaction_modifier: bool = field(
@@ -888,8 +960,16 @@ class SG2Options:
         metadata=option(
             description="Abandoning wounded also adds +3/+2/+1 to the unit's reaction tests",
             source="SG2-H Opportunity Fire; SG2 P.20",
+            applies_to="sg2.opportunity_fire",
         ),
     )
+
+    # Options removed because they cannot mean anything in Muster (docs/rules-coverage.md).
+    RETIRED: ClassVar[Mapping[str, str]] = {
+        "unit_generation": "a campaign always carries its units over from battle to battle"
+        " (SG2 P.10, the book's preferred method); the quality and leadership a force starts"
+        " with are its roster file's, set by the scenario or drawn at the table beforehand.",
+    }
 
     def __post_init__(self) -> None:
         check_options(self)

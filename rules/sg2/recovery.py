@@ -21,6 +21,8 @@ from rules.sg2.campaign import (
     require_count,
     time_multiplier,
 )
+from rules.sg2.experience import BattleResult
+from rules.sg2.options import RecoveredCasualties
 from rules.sg2.scales import Fatigue
 from rules.sg2.vehicles import VehicleDamage
 
@@ -230,6 +232,62 @@ def injured_trooper_recovery(
     days = roll.result * multiplier
     returns_on = None if battle_day is None else battle_day + days
     return InjuredRecovery(False, days, returns_on, (roll,))
+
+
+class UnitAtEnd(enum.StrEnum):
+    """How a unit ended the battle: still on the field, or how it left it (the battle's end)."""
+
+    HELD = "held"
+    WITHDRAWN = "withdrawn"
+    ROUTED = "routed"
+    SURRENDERED = "surrendered"
+
+
+class CasualtyFate(enum.StrEnum):
+    """Whose hands an injured trooper is in when the battle ends."""
+
+    RECOVERED = "recovered"  # his own side's: the recovery roll follows (P.61)
+    LEFT_WITH_ENEMY = "left_with_enemy"  # the enemy's: a prisoner, not recovered
+    UMPIRE = "umpire"  # the umpire decides
+
+
+def casualty_fate(
+    *,
+    evacuated: bool,
+    unit_at_end: UnitAtEnd,
+    side_result: BattleResult,
+    abandoned: bool = False,
+    recovered_casualties: RecoveredCasualties = RecoveredCasualties.FRIENDLY_CONTROL,
+) -> CasualtyFate:
+    """Whether an injured trooper is among the "injured troops recovered from a battle" (P.61).
+
+    SG2 P.61 rolls the recovery die only for casualties recovered from a battle and does not say
+    which those are (digest AMBIG-26). A casualty flown out by casevac (P.54) always is. Option
+    ``recovered_casualties``: ``friendly_control`` (the digest's suggested rule: those under their
+    own side's control at the end) reads the battle's end as follows:
+
+    - his unit surrendered: he is in enemy hands with it (P.53);
+    - his side won: it holds the field and recovers its own (P.60: "the force that wins a battle
+      will be able to recover ... their own"), even those its units left behind;
+    - his unit left the field (withdrew or routed), or abandoned him during the battle (P.20: it
+      withdrew "without taking their wounded along"): left with the enemy;
+    - otherwise he is still with his unit at the end: recovered.
+
+    ``evacuated_only`` and ``umpire``: every casualty but the evacuated is the umpire's to decide.
+    """
+    unit_at_end = UnitAtEnd(unit_at_end)
+    side_result = BattleResult(side_result)
+    if evacuated:
+        return CasualtyFate.RECOVERED
+    if RecoveredCasualties(recovered_casualties) is not RecoveredCasualties.FRIENDLY_CONTROL:
+        return CasualtyFate.UMPIRE
+    if unit_at_end is UnitAtEnd.SURRENDERED:
+        return CasualtyFate.LEFT_WITH_ENEMY
+    if side_result is BattleResult.WIN:
+        return CasualtyFate.RECOVERED
+    if abandoned or unit_at_end is not UnitAtEnd.HELD:
+        return CasualtyFate.LEFT_WITH_ENEMY
+    return CasualtyFate.RECOVERED
 
 
 BOOK_REPAIR_DAYS: Mapping[VehicleDamage, int] = {

@@ -115,8 +115,8 @@ def distribute_replacements(
     its TO&E vacancies, but extras may make a "reinforced" unit (option ``allow_overstrength``,
     true). P.61: receiving and assigning replacements takes 1 day (option ``replacement_days``)
     and only at a safe area: a unit must be pulled out of the battle line first. The day doubles
-    short of supplies only if ``field_doubling_applies_to`` names replacements (it does not by
-    default); option ``field_time_multiplier``.
+    short of supplies ("DOUBLE all times given") while ``field_doubling_applies_to`` names
+    replacements, as it does by default; option ``field_time_multiplier``.
     Raises :class:`ReplacementError` with code ``replacements.over_assigned``,
     ``replacements.over_strength``, ``replacements.not_in_safe_area`` or
     ``replacements.duplicate_squad``.
@@ -184,6 +184,22 @@ def strength_die(existing_members: int) -> Die:
 
 
 @dataclass(frozen=True, slots=True)
+class EarlierCheck:
+    """The check a unit already took for the replacements it received since its last battle.
+
+    SG2 P.60 makes one check for the new men a unit receives between battles: men assigned
+    later are counted by the same check, against the score it rolled (``roll``, None when it
+    rolled nothing), and a unit it dropped drops no further.
+    """
+
+    replacements: int
+    existing_members: int
+    die: Die | None
+    roll: int | None
+    dropped: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ReplacementQualityCheck:
     """Whether a unit's quality survived the replacements it received."""
 
@@ -191,11 +207,14 @@ class ReplacementQualityCheck:
     quality: Quality
     dropped: bool
     existing_members: int
+    # Every replacement the check counts: these and, after an earlier check, the earlier ones.
     replacements: int
     # The die rolled, or None when the result was certain and nothing was rolled.
     die: Die | None
     improvement_points: int
     rolls: tuple[Roll, ...]
+    # The score the outcome rests on: rolled now, or by the earlier check; None if none.
+    roll: int | None = None
 
 
 def check_quality_after_replacements(
@@ -209,6 +228,7 @@ def check_quality_after_replacements(
     rose_this_round: bool = False,
     green_never_drops_to_untrained: bool = True,
     elite_accepts_ordinary_replacements: bool = False,
+    earlier: EarlierCheck | None = None,
 ) -> ReplacementQualityCheck:
     """Decide whether new soldiers drag a unit's quality down one level.
 
@@ -223,6 +243,9 @@ def check_quality_after_replacements(
     One roll, or none when nothing can change or the drop is certain (replacements at least the
     die's faces). A unit with no existing members is re-formed from the new soldiers at GREEN at
     best (the book is silent; the digest's reading).
+    One check per unit for all the new men it receives between battles (P.60: "the number of
+    replacements being assigned"): with an ``earlier`` check since its last battle, nothing is
+    rolled; the earlier score is compared with all the men, and a unit already dropped stays.
     """
     quality = Quality(quality)
     require_count("Existing members", existing_members)
@@ -245,6 +268,7 @@ def check_quality_after_replacements(
             die=die,
             improvement_points=points,
             rolls=rolls,
+            roll=rolls[0].result if rolls else None,
         )
 
     if replacements == 0:
@@ -255,9 +279,13 @@ def check_quality_after_replacements(
             "ELITE units are not assigned ordinary replacement troopers unless the umpire allows "
             "it (SG2 P.61).",
         )
+    floor = Quality.GREEN if green_never_drops_to_untrained else Quality.UNTRAINED
+    if earlier is not None:
+        return _counted_by_earlier_check(
+            quality, replacements, earlier, floor, improvement_points, rose_this_round
+        )
     if strength == 0:
         return outcome(min(quality, Quality.GREEN), None, ())
-    floor = Quality.GREEN if green_never_drops_to_untrained else Quality.UNTRAINED
     if quality <= floor:
         return outcome(quality, None, ())
     die = strength_die(strength)
@@ -266,3 +294,29 @@ def check_quality_after_replacements(
     roll = dice.roll(die, f"quality check for {replacements} replacements joining {strength}")
     after = Quality(quality - 1) if roll.result <= replacements else quality
     return outcome(after, die, (roll,))
+
+
+def _counted_by_earlier_check(
+    quality: Quality,
+    replacements: int,
+    earlier: EarlierCheck,
+    floor: Quality,
+    improvement_points: int,
+    rose_this_round: bool,
+) -> ReplacementQualityCheck:
+    """Men counted by the check the unit already made since its last battle (P.60): its score
+    against all the men, no new roll; a unit it dropped, or at the floor, stays."""
+    counted = earlier.replacements + replacements
+    score = earlier.roll
+    drops = score is not None and score <= counted and not earlier.dropped and quality > floor
+    return ReplacementQualityCheck(
+        quality_before=quality,
+        quality=Quality(quality - 1) if drops else quality,
+        dropped=drops,
+        existing_members=earlier.existing_members,
+        replacements=counted,
+        die=earlier.die,
+        improvement_points=0 if drops and rose_this_round else improvement_points,
+        rolls=(),
+        roll=score,
+    )

@@ -23,6 +23,7 @@ from rules.sg2.casualties import (
     settle_power_armour,
     state_after_hits,
 )
+from rules.sg2.options import DisabledVehicleStayTest, Environment
 from rules.sg2.scales import MissionMotivation, Quality
 
 
@@ -77,17 +78,22 @@ class VehicleStatus:
         """SYS stops weapons and every electronic system, communications included (P.39)."""
         return not self.knocked_out and VehicleDamage.SYSTEMS_DAMAGED not in self.damage
 
-    def apply(self, damage: VehicleDamage) -> VehicleStatus:
+    def apply(
+        self, damage: VehicleDamage, *, double_disabled_is_destroyed: bool = False
+    ) -> VehicleStatus:
         """The status after a new damage result.
 
         A destroyed vehicle stays destroyed; a disabled one can still be destroyed, and a further
-        disabling hit leaves it disabled (SG2-C: "treated as destroyed" only for bailing out).
-        IMM and SYS add to each other and mean nothing on a knocked-out vehicle.
+        disabling hit leaves it disabled (SG2-C: "treated as destroyed" only for bailing out),
+        unless option ``double_disabled_is_destroyed`` (default false, a gap SG2-C leaves) makes
+        a vehicle disabled twice destroyed for the campaign. IMM and SYS add to each other and
+        mean nothing on a knocked-out vehicle.
         """
         damage = VehicleDamage(damage)
         if self.destroyed:
             return self
-        if damage is VehicleDamage.DESTROYED:
+        disabled_again = damage is VehicleDamage.DISABLED and self.knocked_out
+        if damage is VehicleDamage.DESTROYED or (disabled_again and double_disabled_is_destroyed):
             return VehicleStatus(frozenset({VehicleDamage.DESTROYED}))
         if self.knocked_out or damage is VehicleDamage.DISABLED:
             return VehicleStatus(frozenset({VehicleDamage.DISABLED}))
@@ -203,6 +209,7 @@ def resolve_vehicle_hit(
     major_hit: bool = False,
     impact_multiplier: int = 1,
     status: VehicleStatus = VehicleStatus(),
+    double_disabled_is_destroyed: bool = False,
 ) -> VehicleHitOutcome:
     """Decide the damage state one minor or major hit leaves a vehicle in (SG2 P.38-39).
 
@@ -213,7 +220,8 @@ def resolve_vehicle_hit(
     new opposed roll of the impact (minor or major value) against the suspension die (civilian
     wheeled D6, military wheeled D10, tracked D10, hover D8); higher impact IMMOBILISES. Grav
     and walker suspensions cannot be hit. The caller supplies the hit (from the multiple opposed
-    roll) and the face's armour; artillery against point targets is a minor hit (P.47).
+    roll) and the face's armour; artillery against point targets is a minor hit (P.47). Option
+    ``double_disabled_is_destroyed``: see :meth:`VehicleStatus.apply`.
 
     Dice: the impact die, the armour die; if not penetrated a D6 for location; for a suspension
     hit on a wheeled, tracked or hover vehicle the impact die again and the suspension die.
@@ -251,7 +259,11 @@ def resolve_vehicle_hit(
         location=location,
         suspension_impact_score=suspension_impact,
         suspension_score=suspension_score,
-        status_after=status if damage is None else status.apply(damage),
+        status_after=(
+            status
+            if damage is None
+            else status.apply(damage, double_disabled_is_destroyed=double_disabled_is_destroyed)
+        ),
         rolls=tuple(rolls),
     )
 
@@ -327,13 +339,20 @@ def _check_occupants(occupants: Sequence[Figure]) -> None:
             )
 
 
-def _hurt(figure: Figure, *, dead: bool) -> FigureCasualty:
-    after = state_after_hits(figure.state, wounds=0 if dead else 1, kills=1 if dead else 0)
-    return FigureCasualty(figure.id, figure.state, after, 0 if dead else 1, 1 if dead else 0)
+def _hurt(
+    figure: Figure, *, dead: bool, environment: Environment = Environment.NORMAL
+) -> FigureCasualty:
+    wounds, kills = (0, 1) if dead else (1, 0)
+    after = state_after_hits(figure.state, wounds=wounds, kills=kills, environment=environment)
+    return FigureCasualty(figure.id, figure.state, after, wounds, kills)
 
 
 def _occupants_by_threshold(
-    dice: DiceSource, occupants: Sequence[Figure], save_above: int, what: str
+    dice: DiceSource,
+    occupants: Sequence[Figure],
+    save_above: int,
+    what: str,
+    environment: Environment = Environment.NORMAL,
 ) -> OccupantCasualtiesOutcome:
     rolls: list[Roll] = []
     armour_rolls: list[int | None] = []
@@ -351,6 +370,12 @@ def _occupants_by_threshold(
         casualty = armour_roll is None or armour_roll <= save_above
         if not casualty:
             results.append(OccupantRoll(figure.id, armour_roll, False, None, None))
+            continue
+        if Environment(environment) is Environment.VACUUM:
+            # Every wound is a kill in a vacuum (P.57): the severity die cannot matter.
+            change = _hurt(figure, dead=True)
+            changes.append(change)
+            results.append(OccupantRoll(figure.id, armour_roll, True, None, change))
             continue
         severity = dice.roll(Die.D6, f"casualty severity of {figure.id}")
         rolls.append(severity)
@@ -405,6 +430,7 @@ def occupant_casualties(
     damage: VehicleDamage,
     weapon_size_class: int | None,
     support_weapon_size_class: int = 1,
+    environment: Environment = Environment.NORMAL,
 ) -> OccupantCasualtiesOutcome:
     """Which occupants of a vehicle a penetrating hit kills or wounds (SG2 P.39).
 
@@ -415,8 +441,10 @@ def occupant_casualties(
     die cannot exceed the number is a casualty without rolling ("anyone in less than D8 armour
     is automatically a casualty"). Power-armoured casualties not killed roll P.40 at once.
 
-    Option ``support_weapon_size_class`` (default 1), see :func:`occupant_save_number`.
-    Dice: armour dice in occupant order, then a D6 per casualty, then P.40 D6s.
+    Option ``support_weapon_size_class`` (default 1), see :func:`occupant_save_number`. Option
+    ``environment``: in a vacuum every casualty is killed (P.57), with no severity die.
+    Dice: armour dice in occupant order, then a D6 per casualty (none in a vacuum), then P.40
+    D6s.
     """
     _check_occupants(occupants)
     save_above = occupant_save_number(
@@ -424,7 +452,9 @@ def occupant_casualties(
         weapon_size_class=weapon_size_class,
         support_weapon_size_class=support_weapon_size_class,
     )
-    return _occupants_by_threshold(dice, occupants, save_above, f"a {damage.value} vehicle")
+    return _occupants_by_threshold(
+        dice, occupants, save_above, f"a {damage.value} vehicle", environment
+    )
 
 
 def small_arms_occupant_result(armour_roll: int) -> FigureState | None:
@@ -456,6 +486,8 @@ def small_arms_against_vehicle(
     armour: VehicleArmour,
     occupants: Sequence[Figure],
     status: VehicleStatus = VehicleStatus(),
+    environment: Environment = Environment.NORMAL,
+    double_disabled_is_destroyed: bool = False,
 ) -> SmallArmsVehicleOutcome:
     """What a fully effective small-arms fire does to a vehicle and its occupants (SG2 P.37).
 
@@ -465,6 +497,9 @@ def small_arms_against_vehicle(
     impact (never doubled) against the armour die. Impact not above armour: no effect; above
     it: each occupant rolls his own armour die, 1 DEAD, 2 WOUNDED, 3+ unharmed; above twice it:
     the same, and the vehicle is DISABLED.
+
+    Options ``environment`` (a wound is a kill in a vacuum, P.57) and
+    ``double_disabled_is_destroyed`` (see :meth:`VehicleStatus.apply`).
 
     Dice: impact, armour; then one armour die per occupant in order; then P.40 D6s for
     power-armoured occupants wounded.
@@ -486,7 +521,11 @@ def small_arms_against_vehicle(
             roll = dice.roll(figure.armour, f"armour of {figure.id} against small arms")
             rolls.append(roll)
             hurt = small_arms_occupant_result(roll.result)
-            change = None if hurt is None else _hurt(figure, dead=hurt is FigureState.DEAD)
+            change = (
+                None
+                if hurt is None
+                else _hurt(figure, dead=hurt is FigureState.DEAD, environment=environment)
+            )
             if change is not None:
                 changes.append(change)
             results.append(OccupantRoll(figure.id, roll.result, change is not None, None, change))
@@ -501,7 +540,11 @@ def small_arms_against_vehicle(
             OccupantRoll(r.figure_id, r.armour_roll, r.casualty, None, settled.get(r.figure_id))
             for r in results
         ),
-        status_after=status if damage is None else status.apply(damage),
+        status_after=(
+            status
+            if damage is None
+            else status.apply(damage, double_disabled_is_destroyed=double_disabled_is_destroyed)
+        ),
         rolls=tuple(rolls),
     )
 
@@ -528,6 +571,8 @@ def anti_vehicle_mine(
     softskin: bool,
     occupants: Sequence[Figure],
     status: VehicleStatus = VehicleStatus(),
+    environment: Environment = Environment.NORMAL,
+    double_disabled_is_destroyed: bool = False,
 ) -> MineAttackOutcome:
     """What an anti-vehicle mine does to the vehicle it attacks (SG2 P.55).
 
@@ -537,6 +582,9 @@ def anti_vehicle_mine(
     (casualty on an armour roll of 1-2), a softskin as a major hit (casualty on 1-4); casualties
     then D6 1-3 dead, 4-6 wounded. The caller decides whether the mine attacks (automatic in an
     AV field, D6 3+ in a mixed one).
+
+    Options ``environment`` and ``double_disabled_is_destroyed`` as in
+    :func:`small_arms_against_vehicle`.
 
     Dice: the mine D10, the suspension die, then the occupant dice as :func:`occupant_casualties`.
     """
@@ -549,7 +597,7 @@ def anti_vehicle_mine(
     if mine.result > 2 * suspension_roll.result:
         damage = VehicleDamage.DISABLED
         save_above = AV_MINE_SIZE_CLASS * (2 if softskin else 1)
-        casualties = _occupants_by_threshold(dice, occupants, save_above, "a mine")
+        casualties = _occupants_by_threshold(dice, occupants, save_above, "a mine", environment)
         rolls += casualties.rolls
     elif mine.result > suspension_roll.result:
         damage = VehicleDamage.IMMOBILISED
@@ -558,7 +606,11 @@ def anti_vehicle_mine(
         suspension_score=suspension_roll.result,
         damage=damage,
         occupants=casualties,
-        status_after=status if damage is None else status.apply(damage),
+        status_after=(
+            status
+            if damage is None
+            else status.apply(damage, double_disabled_is_destroyed=double_disabled_is_destroyed)
+        ),
         rolls=tuple(rolls),
     )
 
@@ -602,6 +654,7 @@ def emergency_landing(
     pilot_quality: Quality,
     occupants: Sequence[Figure],
     hits_solid_object: bool = False,
+    environment: Environment = Environment.NORMAL,
 ) -> EmergencyLandingOutcome:
     """How a disabled aircraft's emergency landing ends for those aboard (SG2 P.49).
 
@@ -609,7 +662,8 @@ def emergency_landing(
     aboard killed); 2-3 it crash-lands: D6 per occupant regardless of armour, 1 killed, 2-3
     wounded, 4+ safe; 4+ a controlled landing, nobody hurt. Landing on a solid object (vehicle,
     building) destroys it and kills all aboard without a roll. The caller places the landing
-    point. Power-armoured occupants wounded roll P.40 at once.
+    point. Power-armoured occupants wounded roll P.40 at once. Option ``environment``: in a
+    vacuum a wounded occupant is killed (P.57).
 
     Dice: the pilot's Quality die; for a crash landing a D6 per occupant, then P.40 D6s.
     """
@@ -632,7 +686,7 @@ def emergency_landing(
         rolls.append(roll)
         hurt = crash_landing_result(roll.result)
         if hurt is not None:
-            changes.append(_hurt(figure, dead=hurt is FigureState.DEAD))
+            changes.append(_hurt(figure, dead=hurt is FigureState.DEAD, environment=environment))
     rolls += settle_power_armour(dice, occupants, changes)
     return EmergencyLandingOutcome(
         LandingResult.CRASH_LANDED, pilot.result, tuple(changes), tuple(rolls)
@@ -647,12 +701,14 @@ class BailOut:
     """What the occupants of a damaged vehicle must or may do."""
 
     must_bail_out: bool
-    # A confidence test at this threat level decides whether they may stay; failing it they
-    # lose confidence levels and must bail out. None: no test.
+    # A test at this threat level decides whether they may stay; failing it they must bail out
+    # (and a failed confidence test costs confidence levels). None: no test.
     stay_test_threat_level: int | None
     # True: the test must be taken; False: only if they want to stay aboard.
     test_compulsory: bool
     suppressed: bool
+    # Which test: a confidence test, or (option disabled_vehicle_stay_test) a reaction test.
+    stay_test: DisabledVehicleStayTest = DisabledVehicleStayTest.CONFIDENCE
 
 
 _STAY_IN_DISABLED_THREAT = {
@@ -668,6 +724,7 @@ def occupants_after_hit(
     already_disabled: bool = False,
     mission_motivation: MissionMotivation = MissionMotivation.MEDIUM,
     disabled_vehicle_bailout: bool = True,
+    disabled_vehicle_stay_test: DisabledVehicleStayTest = DisabledVehicleStayTest.CONFIDENCE,
 ) -> BailOut:
     """Whether the occupants of a damaged vehicle must get out (SG2 P.39; SG2-C).
 
@@ -677,7 +734,9 @@ def occupants_after_hit(
     DESTROYED, or a penetrating hit on a vehicle already disabled: they must bail out 6" and are
     suppressed; DISABLED: they bail out 6" suppressed, unless they choose to take a confidence
     test at threat level 4/2/1 (LOW/MEDIUM/HIGH motivation) and pass it to stay, still
-    suppressed. With the option off only the book applies: a destroyed hulk must be left,
+    suppressed. Option ``disabled_vehicle_stay_test`` (default ``confidence``, Goodall's word):
+    ``reaction`` makes that test a reaction test, whose failure costs no confidence (SG2-C,
+    AMBIG). With the option off only the book applies: a destroyed hulk must be left,
     a disabled vehicle may be left or not. Occupant casualties are rolled first
     (:func:`occupant_casualties`); bailing out is 6" (``BAIL_OUT_DISTANCE_INCHES``).
     """
@@ -691,4 +750,4 @@ def occupants_after_hit(
     if damage is VehicleDamage.DESTROYED or already_disabled:
         return BailOut(True, None, False, True)
     threat = _STAY_IN_DISABLED_THREAT[MissionMotivation(mission_motivation)]
-    return BailOut(False, threat, False, True)
+    return BailOut(False, threat, False, True, DisabledVehicleStayTest(disabled_vehicle_stay_test))

@@ -297,7 +297,7 @@ def test_a_disabled_vehicle_waits_for_a_rear_area(setup, umpire_api):
     apc.refresh_from_db()
     assert (apc.state, apc.repair_until_day) == ("disabled", None)
     moved = umpire_api.post(
-        f"/api/v1/units/{alpha.id}/move/", {"to": "safe_area", "reason": "refit"}
+        f"/api/v1/units/{alpha.id}/move/", {"to": "rear_area", "reason": "refit"}
     )
     assert moved.status_code == 201, moved.json()
     umpire_api.post(calendar, {"to_day": 7})

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from eventlog import projections, store
 from rosters.models import Force, Trooper, Unit
 from tests.factories import campaign_for
+from tests.rosters.battles import fight
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +131,8 @@ def fight_the_book_battle(api, campaign) -> None:
     """SG2 P.60's example: the 8-man Veteran squad loses 3 men, and 1 of them recovers.
 
     Two are killed and one wounded (named by the umpire); the wounded man is treated in a
-    Reorganise action, D6 6 with no medic: back in action (P.39).
+    Reorganise action, D6 6 with no medic: back in action (P.39). The battle is then resolved
+    after the action (no dice due), as P.60 wants before any replacements are allocated.
     """
     blue, red = (Force.objects.get(campaign_id=campaign.id, side=s) for s in ("Blue", "Red"))
     plan = api.post(
@@ -172,6 +174,8 @@ def fight_the_book_battle(api, campaign) -> None:
     assert treated.status_code == 201, treated.json()
     ended = api.post(f"{url}end/", {"winner": "Blue"})
     assert ended.status_code == 200, ended.json()
+    resolved = api.post(f"{url}after-action/", {"dice": []})
+    assert resolved.status_code == 201, resolved.json()
 
 
 @pytest.mark.parametrize(
@@ -355,6 +359,7 @@ def test_a_new_roll_on_a_later_day_lapses_the_unassigned_men(umpire_api, campaig
     request(umpire_api, "2nd Platoon", dice=[5])
     assign(umpire_api, "2nd Platoon", {"1st Squad": 1}, dice=[8])
     advance(umpire_api, campaign)
+    fight(umpire_api, campaign, "3rd Squad")  # P.60: one roll per platoon between battles
     response = request(umpire_api, "2nd Platoon", dice=[2])
     assert response.status_code == 201, response.json()
     assert response.json()["events"][0]["payload"]["lapsed"] == 4

@@ -94,10 +94,11 @@ def test_sg2_rest_and_recovery_times_p61():
     assert options.injured_permanent_on == 2  # "if a 1 or 2 is rolled ... evacuated permanently"
     assert options.replacement_days == 1
     assert options.exhausted_withdrawal_test is True
-    assert options.field_doubling_applies_to == (
+    assert options.field_doubling_applies_to == (  # "DOUBLE all times given"
         FieldTime.FATIGUE,
         FieldTime.REPAIR,
         FieldTime.INJURED_RETURN,
+        FieldTime.REPLACEMENTS,
     )
 
 

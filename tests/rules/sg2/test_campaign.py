@@ -38,16 +38,23 @@ def test_times_double_in_the_field_or_short_of_supplies_p61(
         assert time_multiplier(task=task, location=location, supplied=supplied) == multiplier
 
 
-def test_the_replacement_day_is_not_doubled_unless_asked() -> None:
-    assert sorted(DEFAULT_FIELD_DOUBLING) == ["fatigue", "injured_return", "repair"]
-    plain = time_multiplier(task=DoubledTime.REPLACEMENTS, location=Location.FIELD, supplied=False)
-    asked = time_multiplier(
+def test_the_replacement_day_doubles_too_unless_the_umpire_leaves_it_out() -> None:
+    """P.61: "DOUBLE all times given", the replacements' day included (the book, not the
+    digest's AMBIG-25 default, which left it out)."""
+    assert sorted(DEFAULT_FIELD_DOUBLING) == ["fatigue", "injured_return", "repair", "replacements"]
+    doubled = time_multiplier(
+        task=DoubledTime.REPLACEMENTS, location=Location.SAFE_AREA, supplied=False
+    )
+    left_out = time_multiplier(
         task=DoubledTime.REPLACEMENTS,
         location=Location.SAFE_AREA,
         supplied=False,
-        field_doubling_applies_to=("replacements",),
+        field_doubling_applies_to=("fatigue", "repair", "injured_return"),
     )
-    assert (plain, asked) == (1, 2)
+    supplied = time_multiplier(
+        task=DoubledTime.REPLACEMENTS, location=Location.SAFE_AREA, supplied=True
+    )
+    assert (doubled, left_out, supplied) == (2, 1, 1)
 
 
 def test_a_task_left_out_of_the_doubling_is_not_doubled() -> None:

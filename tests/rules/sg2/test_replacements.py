@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rules.dice import Die, RollSource, TableDice
 from rules.sg2.campaign import CampaignRuleError, Location
 from rules.sg2.replacements import (
+    EarlierCheck,
     ReplacementAvailability,
     ReplacementError,
     SquadAssignment,
@@ -99,15 +100,16 @@ def test_the_player_distributes_as_he_likes_and_it_takes_one_day_p61() -> None:
     assert [item.squad for item in distribution.assignments] == ["A", "B", "C"]
 
 
-def test_the_day_doubles_short_of_supplies_only_when_the_umpire_says_so() -> None:
-    plain = distribute_replacements(available=2, assignments=[squad("A", 2, 2)], supplied=False)
-    doubled = distribute_replacements(
+def test_the_day_doubles_short_of_supplies_unless_the_umpire_leaves_it_out() -> None:
+    """P.61: without suitable supplies "DOUBLE all times given"."""
+    doubled = distribute_replacements(available=2, assignments=[squad("A", 2, 2)], supplied=False)
+    left_out = distribute_replacements(
         available=2,
         assignments=[squad("A", 2, 2)],
         supplied=False,
-        field_doubling_applies_to=["replacements"],
+        field_doubling_applies_to=["fatigue", "repair", "injured_return"],
     )
-    assert (plain.days, doubled.days) == (1, 2)
+    assert (doubled.days, left_out.days) == (2, 1)
 
 
 def test_assigning_nobody_takes_no_time() -> None:
@@ -405,3 +407,84 @@ def test_more_replacements_never_make_a_drop_less_likely(
     fewer = check(Quality.VETERAN, existing, replacements, [face])
     more = check(Quality.VETERAN, existing, replacements + 1, [face])
     assert more.quality <= fewer.quality
+
+
+# --- one check for all the men a unit receives between battles (P.60) ---------------------------
+
+
+def earlier(
+    replacements: int, roll: int | None, *, dropped: bool = False, die: Die | None = Die.D6
+) -> EarlierCheck:
+    return EarlierCheck(
+        replacements=replacements, existing_members=6, die=die, roll=roll, dropped=dropped
+    )
+
+
+def test_two_single_man_assignments_drop_the_book_squad_once_p60() -> None:
+    """P.60's Veteran squad (six members, a D6): the first man's check rolled 1 and dropped it
+    to Regular. The second man is counted by that check: no die, no second drop."""
+    first = check(Quality.VETERAN, 5, 1, [1], returned_from_injury=1)
+    assert (first.quality, first.roll, first.replacements) == (Quality.REGULAR, 1, 1)
+    dice = TableDice([])
+    second = check_quality_after_replacements(
+        dice=dice,
+        quality=first.quality,
+        existing_members=7,
+        replacements=1,
+        earlier=earlier(1, 1, dropped=True),
+    )
+    assert (second.quality, second.dropped, second.rolls) == (Quality.REGULAR, False, ())
+    assert (second.die, second.roll, second.replacements, second.existing_members) == (
+        Die.D6,
+        1,
+        2,
+        6,
+    )
+    dice.ensure_all_used()
+
+
+@pytest.mark.parametrize(
+    ("face", "quality"), [(2, Quality.REGULAR)] + [(f, Quality.VETERAN) for f in (3, 4, 5, 6)]
+)
+def test_split_assignments_give_the_book_example_outcome_p60(face: int, quality: Quality) -> None:
+    """P.60: two Fungs for the six-man Veteran squad drop it on 1-2 of a D6, given together or
+    one at a time: a 2 kept it for the first man and drops it with the second."""
+    second = check(Quality.VETERAN, 7, 1, [], earlier=earlier(1, face))
+    assert second.quality is quality
+    assert second.dropped is (quality is Quality.REGULAR)
+    assert second.rolls == ()
+
+
+@pytest.mark.parametrize(
+    ("before", "dropped", "die"),
+    [
+        (earlier(1, None, die=None), False, None),  # Green, or re-formed: nothing was rolled
+        (earlier(9, None, dropped=True, die=Die.D8), False, Die.D8),  # a certain drop
+    ],
+)
+def test_an_earlier_check_that_rolled_nothing_decides_the_later_men_too(
+    before: EarlierCheck, dropped: bool, die: Die | None
+) -> None:
+    later = check(Quality.REGULAR, 8, 5, [], earlier=before)
+    assert (later.quality, later.dropped, later.die, later.roll) == (
+        Quality.REGULAR,
+        dropped,
+        die,
+        None,
+    )
+
+
+def test_an_earlier_score_does_not_take_a_green_unit_below_green_p61() -> None:
+    later = check(Quality.GREEN, 6, 3, [], earlier=earlier(1, 2))
+    assert (later.quality, later.dropped) == (Quality.GREEN, False)
+    allowed = check(
+        Quality.GREEN, 6, 3, [], earlier=earlier(1, 2), green_never_drops_to_untrained=False
+    )
+    assert allowed.quality is Quality.UNTRAINED
+
+
+def test_a_rise_undone_by_later_men_uses_the_points_up_p60() -> None:
+    later = check(
+        Quality.VETERAN, 6, 1, [], earlier=earlier(1, 2), improvement_points=2, rose_this_round=True
+    )
+    assert (later.quality, later.improvement_points) == (Quality.REGULAR, 0)

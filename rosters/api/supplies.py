@@ -1,0 +1,51 @@
+"""Supplies over HTTP (SG2 P.61): the umpire says a force, or a unit and the units under it, has
+suitable supplies or is short of them, and why. Body: ``{"supplied": false, "reason": "..."}``."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.selectors import require_umpire
+from eventlog.api.commands import body_of, execute, params_of
+from eventlog.api.serializers import event_to_json
+from eventlog.commands import Outcome
+from eventlog.errors import NotFound
+from rosters import selectors
+from rosters.fitness import SuppliesSet
+
+
+class SuppliesSerializer(serializers.Serializer):
+    supplied = serializers.BooleanField(help_text="False: short of supplies (P.61 doubles times).")
+    reason = serializers.CharField(max_length=500, help_text="Why the umpire says so.")
+
+
+def _the_event(outcome: Outcome) -> tuple[int, Any]:
+    return status.HTTP_201_CREATED, event_to_json(outcome.events[0])
+
+
+class SuppliesApi(APIView):
+    """Set the supplies of a force (``/forces/<id>/supplies/``) or of a unit and the units under
+    it (``/units/<id>/supplies/``)."""
+
+    @extend_schema(request=SuppliesSerializer, responses={201: dict})
+    def post(self, request: Request, kind: str, **ids: uuid.UUID) -> Response:
+        (entity_id,) = ids.values()
+        campaign_id = selectors.campaign_of(kind, entity_id)
+        try:
+            require_umpire(user=request.user, campaign_id=campaign_id)
+        except NotFound:
+            raise NotFound(f"{kind}.not_found", f"No such {kind}.") from None
+        return execute(
+            request,
+            SuppliesSet.name,
+            campaign_id=campaign_id,
+            params=params_of(body_of(request), **{f"{kind}_id": entity_id}),
+            respond=_the_event,
+        )
