@@ -177,18 +177,23 @@ def rolling_for(dice: DiceSource, subject: str) -> Iterator[None]:
 
 
 class _Attributed:
-    """A source that keeps track of whom the current rolls are for."""
+    """A source that keeps track of whom the current rolls are for: the innermost subject (a
+    trooper), within the outer ones (his unit)."""
 
     def __init__(self) -> None:
-        self.subject: str | None = None
+        self.subjects: list[str] = []
+
+    @property
+    def subject(self) -> str | None:
+        return self.subjects[-1] if self.subjects else None
 
     @contextlib.contextmanager
     def about(self, subject: str) -> Iterator[None]:
-        before, self.subject = self.subject, subject
+        self.subjects.append(subject)
         try:
             yield
         finally:
-            self.subject = before
+            self.subjects.pop()
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,8 @@ class KeyedDice(_Attributed):
     """Dice rolled at the table, each entered for a subject (and a purpose), so the order the
     umpire typed them in does not matter across subjects. Each subject's faces are used in the
     order they were entered; a face entered with a purpose goes only to a roll for that purpose.
-    Faces entered for no subject go to rolls made for none."""
+    A roll for a trooper within his unit takes a face entered for the trooper, or else one entered
+    for the unit. Faces entered for no subject go to rolls made for none."""
 
     def __init__(self, entered: Iterable[KeyedFace]) -> None:
         super().__init__()
@@ -217,28 +223,39 @@ class KeyedDice(_Attributed):
         self._used: set[int] = set()
 
     def roll(self, die: Die, purpose: str) -> Roll:
-        for index, entry in enumerate(self._entered):
-            if (
-                index not in self._used
-                and entry.subject == self.subject
-                and entry.purpose in (None, purpose)
-            ):
-                if entry.die is not None and entry.die != die:
-                    raise DiceError(
-                        "dice.wrong_die",
-                        f"Die {index + 1} should be a {die.label} for {purpose}, "
-                        f"not a {entry.die.label}.",
-                        index=index,
-                    )
-                check_face(die, entry.result, index=index)
-                self._used.add(index)
-                return Roll(die=die, result=entry.result, purpose=purpose, source=RollSource.TABLE)
+        index = self._match(purpose)
+        if index is not None:
+            entry = self._entered[index]
+            if entry.die is not None and entry.die != die:
+                raise DiceError(
+                    "dice.wrong_die",
+                    f"Die {index + 1} should be a {die.label} for {purpose}, "
+                    f"not a {entry.die.label}.",
+                    index=index,
+                )
+            check_face(die, entry.result, index=index)
+            self._used.add(index)
+            return Roll(die=die, result=entry.result, purpose=purpose, source=RollSource.TABLE)
         whom = f" for {self.subject}" if self.subject is not None else ""
         raise DiceError(
             "dice.missing",
             f"A {die.label} is needed{whom} for {purpose}, but none was entered{whom}.",
             index=len(self._entered),
         )
+
+    def _match(self, purpose: str) -> int | None:
+        """The first unused face for this roll: entered for the innermost subject, else for an
+        outer one; for no subject only when the roll is for none."""
+        wanted: list[str | None] = [*reversed(self.subjects)] or [None]
+        for subject in wanted:
+            for index, entry in enumerate(self._entered):
+                if (
+                    index not in self._used
+                    and entry.subject == subject
+                    and entry.purpose in (None, purpose)
+                ):
+                    return index
+        return None
 
     def ensure_all_used(self) -> None:
         """Refuse faces that were entered but that no roll needed."""
@@ -254,7 +271,8 @@ class KeyedDice(_Attributed):
 
 @dataclass(frozen=True, slots=True)
 class DiceNeed:
-    """One die a procedure asks for: its type, what for, for whom, and the face if it is known.
+    """One die a procedure asks for: its type, what for, for whom (``within`` the outer subjects,
+    a trooper's unit), and the face if it is known.
 
     ``assumed`` is true when an earlier die had no face yet: the procedure was followed as if that
     die showed 1, so this need may change once the real face is known.
@@ -265,6 +283,7 @@ class DiceNeed:
     subject: str | None
     result: int | None
     assumed: bool
+    within: tuple[str, ...] = ()
 
 
 class PromptDice(_Attributed):
@@ -284,7 +303,8 @@ class PromptDice(_Attributed):
         if known:
             check_face(die, self._entered[index], index=index)
         face = self._entered[index] if known else None
-        self.needs.append(DiceNeed(die, purpose, self.subject, face, assumed))
+        within = tuple(self.subjects[:-1])
+        self.needs.append(DiceNeed(die, purpose, self.subject, face, assumed, within))
         return Roll(die=die, result=face or 1, purpose=purpose, source=RollSource.TABLE)
 
     @property

@@ -24,7 +24,7 @@ from eventlog.catalogue import EventPayload
 from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
-from rules.dice import DiceSource, Roll
+from rules.dice import DiceSource, Roll, rolling_for
 from rules.rulesets import Ruleset
 from rules.sg2.campaign import Location
 from rules.sg2.casualties import Figure, FigureRole, FigureState
@@ -75,10 +75,13 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
         unit = ctx.units[participant.unit_id]
         out.append(_quality_points(ctx, participant, unit))
         out.append(_fatigue_drop(ctx, participant, unit))
-        withdrawal = _withdrawal_test(ctx, participant, unit, dice)
+        # Each die is for this unit (a trooper's within it): keyed table dice and the dice
+        # prompt name them so.
+        with rolling_for(dice, str(unit.id)):
+            withdrawal = _withdrawal_test(ctx, participant, unit, dice)
+            recoveries = _recover_injured(ctx, participant, unit, dice)
         if withdrawal is not None:
             out.append(withdrawal)
-        recoveries = _recover_injured(ctx, participant, unit, dice)
         if recoveries:
             out.append(
                 CasualtiesRecovered(
@@ -207,7 +210,8 @@ def _recover_injured(
         status = TrooperStatus(trooper.status)
         fate, why = fate_of_casualty(ctx, participant, trooper.id, status, abandoned)
         if fate is CasualtyFate.RECOVERED:
-            out.append(_recover_trooper(ctx, trooper, status, medic=medic, dice=dice))
+            with rolling_for(dice, str(trooper.id)):
+                out.append(_recover_trooper(ctx, trooper, status, medic=medic, dice=dice))
             continue
         outcome = "left_with_enemy" if fate is CasualtyFate.LEFT_WITH_ENEMY else "left_for_umpire"
         out.append(

@@ -165,6 +165,7 @@ def dice_prompt(
                     "die": need.die.value,
                     "purpose": need.purpose,
                     "for": need.subject,
+                    "within": list(need.within),
                     "face": need.result,
                     "assumed": need.assumed,
                 }

@@ -100,6 +100,45 @@ def test_after_action_table_dice_go_to_squads_in_the_rosters_reading_order(
     their recovery D6s (SG2 P.61: 3+ back on duty after that many days), one per unit in the
     documented order. Dice 3, 4, 5, 6 must give 1-1 three days, 1-2 four, 2-1 five, 2-2 six,
     whatever order the units were committed in."""
+    url, units, riflemen = _fought(two_platoons, umpire_api)
+    response = umpire_api.post(f"{url}after-action/", {"dice": [3, 4, 5, 6]})
+    assert response.status_code == 201, response.json()
+    recovered = [
+        e["payload"] for e in response.json()["events"]
+        if e["type"] == "battles.CasualtiesRecovered"
+    ]  # fmt: skip
+    assert [p["unit_id"] for p in recovered] == [str(units[n].id) for n in READING_ORDER]
+    for name, days in zip(READING_ORDER, (3, 4, 5, 6), strict=True):
+        rifleman = Trooper.objects.get(pk=riflemen[name].id)
+        assert (rifleman.status, rifleman.hospital_until_day) == ("in_hospital", 2 + days), name
+
+
+def test_the_dice_prompt_names_each_unit_and_dice_keyed_by_unit_give_the_same_result(
+    two_platoons, umpire_api
+):
+    """The prompt lists the four recovery D6s in the documented order, each for its trooper
+    within his squad; the same faces keyed by squad, entered in any order, give the same days."""
+    url, units, riflemen = _fought(two_platoons, umpire_api)
+    prompt = umpire_api.get(f"{url}after-action/")
+    assert prompt.status_code == 200, prompt.json()
+    dice = prompt.json()["dice"]
+    assert [(d["die"], d["for"], d["within"]) for d in dice] == [
+        (6, str(riflemen[n].id), [str(units[n].id)]) for n in READING_ORDER
+    ]
+    assert prompt.json()["complete"] is False
+    keyed = [
+        {"face": days, "for": str(units[name].id)}
+        for name, days in reversed(list(zip(READING_ORDER, (3, 4, 5, 6), strict=True)))
+    ]
+    response = umpire_api.post(f"{url}after-action/", {"dice": keyed})
+    assert response.status_code == 201, response.json()
+    for name, days in zip(READING_ORDER, (3, 4, 5, 6), strict=True):
+        rifleman = Trooper.objects.get(pk=riflemen[name].id)
+        assert (rifleman.status, rifleman.hospital_until_day) == ("in_hospital", 2 + days), name
+
+
+def _fought(two_platoons, umpire_api):
+    """The battle ended, with one stabilised casualty in each of Blue's squads."""
     campaign, forces, units = two_platoons
     plan = umpire_api.post(
         f"/api/v1/campaigns/{campaign.id}/battles/",
@@ -136,14 +175,4 @@ def test_after_action_table_dice_go_to_squads_in_the_rosters_reading_order(
             )
             assert done.status_code == 201, done.json()
     assert umpire_api.post(f"{url}end/", {"winner": "Blue"}).status_code == 200
-
-    response = umpire_api.post(f"{url}after-action/", {"dice": [3, 4, 5, 6]})
-    assert response.status_code == 201, response.json()
-    recovered = [
-        e["payload"] for e in response.json()["events"]
-        if e["type"] == "battles.CasualtiesRecovered"
-    ]  # fmt: skip
-    assert [p["unit_id"] for p in recovered] == [str(units[n].id) for n in READING_ORDER]
-    for name, days in zip(READING_ORDER, (3, 4, 5, 6), strict=True):
-        rifleman = Trooper.objects.get(pk=riflemen[name].id)
-        assert (rifleman.status, rifleman.hospital_until_day) == ("in_hospital", 2 + days), name
+    return url, units, riflemen

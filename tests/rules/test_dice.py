@@ -600,3 +600,27 @@ def test_the_prompt_is_complete_when_every_die_has_its_face_and_none_is_left_ove
     with pytest.raises(DiceError) as impossible:
         PromptDice([7]).roll(Die.D6, "a")
     assert (impossible.value.code, impossible.value.index) == ("dice.impossible", 0)
+
+
+def test_a_roll_for_a_trooper_takes_his_face_or_else_one_entered_for_his_unit():
+    keyed = KeyedDice(
+        [
+            KeyedFace(6, subject="alpha"),
+            KeyedFace(2, subject="pte-fox"),
+            KeyedFace(4, subject="alpha"),
+        ]
+    )
+    with rolling_for(keyed, "alpha"):
+        with rolling_for(keyed, "pte-fox"):
+            assert keyed.roll(Die.D6, "recovery").result == 2
+            assert keyed.roll(Die.D6, "recovery").result == 6
+        with rolling_for(keyed, "pte-dog"):
+            assert keyed.roll(Die.D6, "recovery").result == 4
+    keyed.ensure_all_used()
+
+
+def test_the_prompt_names_the_unit_a_troopers_die_is_within():
+    prompt = PromptDice()
+    with rolling_for(prompt, "alpha"), rolling_for(prompt, "pte-fox"):
+        prompt.roll(Die.D6, "recovery")
+    assert prompt.needs == [DiceNeed(Die.D6, "recovery", "pte-fox", None, False, ("alpha",))]
