@@ -117,7 +117,7 @@ class AfterActionProjection(Projection):
     (rows of the rosters projection)."""
 
     name = "rosters.after_action"
-    version = 2
+    version = 3
 
     @Projection.handles("battles.QualityPointsAwarded")
     def quality_points(rows: Rows, event: StoredEvent) -> None:
@@ -138,6 +138,20 @@ class AfterActionProjection(Projection):
     def fatigue_dropped(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:
+            return
+        if not p.get("fought", True):
+            # SG2 P.61 with fatigue_drop_applies_to = whole_force: the unit did not fight, so
+            # only its fatigue drops; no action fought, its R&R time and count stand.
+            rows.update(Unit, p["unit_id"], fatigue=p["fatigue_after"] or "")
+            unit_history(
+                rows,
+                event,
+                p["unit_id"],
+                f"After {battle_name(rows, p['battle_id'])}, which it did not fight: "
+                f"fatigue {p['fatigue_before']} to {p['fatigue_after']}.",
+                {"fatigue": [p["fatigue_before"], p["fatigue_after"]]},
+                battle_id=p["battle_id"],
+            )
             return
         rows.update(
             Unit,

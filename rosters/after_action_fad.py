@@ -282,7 +282,7 @@ class FadAfterActionProjection(Projection):
     the rosters projection)."""
 
     name = "rosters.after_action_fad"
-    version = 2  # several purchases for one unit each keep their history line
+    version = 3  # a pool names the troopers banked from the last one
 
     @Projection.handles("battles.FadLossesRecorded")
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
@@ -399,6 +399,8 @@ class FadAfterActionProjection(Projection):
         p = event.payload
         extra = f" + {p['extra_dice']} bought" if p["extra_dice"] else ""
         pool = f"reinforcement pool 2d6{extra} ({faces(p['dice'])}) = {p['pool']}"
+        if p.get("banked"):
+            pool += f", with {p['banked']} banked from the last pool"
         for placed in p["units"]:
             if rows.get(Unit, placed["unit_id"]) is not None:
                 _reinforced(rows, event, placed, pool)

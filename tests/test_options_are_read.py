@@ -46,13 +46,9 @@ PENDING: dict[str, str] = {
     "troopers back to their own unit (dissolves), or leaves them (persists)",
     "unsupplied_effect": "the supplies of item 6 (Unit.supplied) read at battles.commit: "
     "fatigue one worse or confidence one lower for an unsupplied unit",
-    "fatigue_drop_applies_to": "battles/after_action/sg2.py: pass it to "
-    "rules.sg2.recovery.fatigue_after_battle (whole_force drops units that did not fight)",
     # FaD
     "campaign_quality_loss_counts_reinforcements": "battles/after_action/fad.py: pass it to "
     "rules.fad.replacements.quality_loss",
-    "campaign_unused_reinforcements": "battles/after_action/fad_reinforcements.py: bank the "
-    "troopers not placed (banked) instead of losing them",
     "campaign_empty_units": "battles/after_action/fad.py: remove a wiped-out unit that rolls "
     "no replacements (removed)",
     "campaign_vehicle_crew_losses": "battles/after_action/fad.py: refill a surviving vehicle's "

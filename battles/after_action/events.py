@@ -35,14 +35,17 @@ class QualityPointsAwarded(EventPayload):
 @event_type("battles.UnitFatigueDropped", stream="battle")
 class UnitFatigueDropped(EventPayload):
     """After a battle a unit that fought drops one fatigue level and its R&R count restarts
-    (SG2 P.61); every trooper who fought has one more battle to his name."""
+    (SG2 P.61); every trooper who fought has one more battle to his name. With
+    ``fatigue_drop_applies_to = whole_force`` a unit of the force that did not fight drops too
+    (``fought`` false): its battles since rest and its R&R days stand, as it saw no action."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     fatigue_before: Literal["fresh", "tired", "exhausted"] | None
     fatigue_after: Literal["fresh", "tired", "exhausted"] | None
-    battles_since_rest: int = Field(ge=1)
+    battles_since_rest: int = Field(ge=0)
     trooper_ids: list[uuid.UUID] = Field(default_factory=list)
+    fought: bool = True
 
 
 @event_type("battles.WithdrawalTested", stream="battle")

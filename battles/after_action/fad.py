@@ -8,9 +8,12 @@ its campaign points (EXPERIENCE, 2 per reinforced platoon). Points are spent wit
 :mod:`battles.after_action.fad_reinforcements`.
 
 Dice are used in a fixed order, so table dice can be entered in one list: force by force in the
-order the after-action framework lists the units (side by side, then roster order): step 1 for
-each unit that lost figures, step 2 for each vehicle named damaged, destroyed or abandoned, step
-3 for each unit that must roll, step 4 for each unit that suffered losses or damage.
+order the after-action framework lists the units (side by side, then the roster's reading order,
+:func:`battles.after_action.context.reading_order`): step 1 for each unit that lost figures,
+step 2 for each vehicle named damaged, destroyed or abandoned, step 3 for each unit that must
+roll, step 4 for each unit that suffered losses or damage. Or each die keyed by the unit it is for
+(a vehicle's step 2 die by the vehicle or its unit), with its purpose where a unit rolls several;
+``GET /battles/{id}/after-action/`` lists them in order.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from eventlog.catalogue import EventPayload
 from eventlog.errors import RuleViolation
 from rosters.models import Force, Trooper, Unit
 from rosters.vocabulary import UnitKind, VehicleState
-from rules.dice import DiceSource
+from rules.dice import DiceSource, rolling_for
 from rules.fad import points as points_rules
 from rules.fad import replacements as rules
 from rules.rulesets import Ruleset
@@ -121,14 +124,20 @@ def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     for force, participants in _forces(ctx):
         steps = _Steps()
         units = [ctx.units[p.unit_id] for p in participants]
+        # Each die is for its unit (a vehicle's within it): keyed table dice and the dice
+        # prompt name them so.
         for participant, unit in zip(participants, units, strict=True):
-            out.extend(_infantry_step(ctx, battle, participant, unit, steps, dice))
+            with rolling_for(dice, str(unit.id)):
+                out.extend(_infantry_step(ctx, battle, participant, unit, steps, dice))
         for unit in units:
-            out.extend(_vehicle_step(ctx, battle, unit, steps, dice))
+            with rolling_for(dice, str(unit.id)):
+                out.extend(_vehicle_step(ctx, battle, unit, steps, dice))
         for unit in units:
-            out.extend(_quality_step(ctx, unit, steps, dice))
+            with rolling_for(dice, str(unit.id)):
+                out.extend(_quality_step(ctx, unit, steps, dice))
         for unit in units:
-            out.extend(_resolve_step(ctx, battle, unit, steps, dice))
+            with rolling_for(dice, str(unit.id)):
+                out.extend(_resolve_step(ctx, battle, unit, steps, dice))
         out.append(_points_awarded(ctx, force))
     return out
 
@@ -243,11 +252,12 @@ def _vehicle_step(
     out: list[EventPayload] = []
     for hit in battle.vehicles.get(str(unit.id), []):
         steps.damaged_units.add(unit.id)
-        fate = rules.vehicle_replacement(
-            dice=dice,
-            condition=rules.VehicleCondition(hit["condition"]),
-            campaign_abandoned_vehicle_fate=ctx.options.campaign_abandoned_vehicle_fate,
-        )
+        with rolling_for(dice, str(hit["vehicle_id"])):
+            fate = rules.vehicle_replacement(
+                dice=dice,
+                condition=rules.VehicleCondition(hit["condition"]),
+                campaign_abandoned_vehicle_fate=ctx.options.campaign_abandoned_vehicle_fate,
+            )
         vehicle = next(v for v in ctx.vehicles[unit.id] if str(v.id) == hit["vehicle_id"])
         out.append(
             VehicleReplacementRolled(

@@ -192,3 +192,15 @@ class ReinforcementsRolled(EventPayload):
     new_squad: NewSquadRecord | None = None
     unused: int = Field(ge=0)
     dice: list[DieRoll] = Field(default_factory=list)
+    banked: int = Field(
+        default=0,
+        ge=0,
+        description="Troopers the force's previous pool left unplaced and banked, added to "
+        "this pool (campaign_unused_reinforcements = banked).",
+    )
+    banked_for_next: int = Field(
+        default=0,
+        ge=0,
+        description="Of the unused troopers, those banked for the force's next pool; with "
+        "campaign_unused_reinforcements = lost (the default), none.",
+    )

@@ -2,8 +2,10 @@
 
 ``POST /forces/{id}/reinforcements/`` runs :class:`ReinforcementsRoll`, a command on the force's
 stream that rolls dice: 2d6 plus a d6 per campaign point spent on one, entered from the table or
-rolled by the server in a job. The pool fills the umpire's units in his order, never above their
-initial strength, and what is left may form a new squad.
+rolled by the server in a job. Table dice come in that order (the two dice, then the extra ones),
+or keyed by the force they are for; ``GET`` on the same URL lists them. The pool fills the
+umpire's units in his order, never above their initial strength, and what is left may form a new
+squad.
 """
 
 from __future__ import annotations
@@ -17,7 +19,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from pydantic import Field
 
 from battles.actions import dice_json
-from battles.after_action.fad_events import NewSquadRecord, ReinforcedUnit, ReinforcementsRolled
+from battles.after_action.fad_events import (
+    REINFORCEMENTS_ROLLED,
+    NewSquadRecord,
+    ReinforcedUnit,
+    ReinforcementsRolled,
+)
 from battles.after_action.fad_points import force_of
 from battles.after_action.fad_roster import (
     ForceRoster,
@@ -27,14 +34,14 @@ from battles.after_action.fad_roster import (
     require_fad,
 )
 from campaigns.models import Campaign
-from eventlog import commands
+from eventlog import commands, store
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, RuleViolation, StateConflict
 from eventlog.store import NewEvent
 from rosters import events as roster_events
 from rosters.models import Force, Trooper, Unit
 from rosters.vocabulary import UnitKind
-from rules.dice import DiceSource
+from rules.dice import DiceSource, rolling_for
 from rules.fad import replacements as rules
 from rules.options import parse_options
 
@@ -130,10 +137,13 @@ class ReinforcementsRoll(Command[ReinforcementsParams, Pool]):
         dice: DiceSource | None,
     ) -> Decision:
         assert dice is not None  # the pool is always rolled
-        pool = rules.reinforcement_pool(dice=dice, extra_dice=state.ledger.extra_dice)
-        assignment, size = _share(params, pool.troopers)
+        # Every die of the pool is the force's: keyed table dice and the dice prompt name it.
+        with rolling_for(dice, str(state.force.id)):
+            pool = rules.reinforcement_pool(dice=dice, extra_dice=state.ledger.extra_dice)
+        banked = _banked(ctx, state)
+        assignment, size = _share(params, pool.troopers + banked)
         placed = rules.assign_reinforcements(
-            pool=pool.troopers,
+            pool=pool.troopers + banked,
             units=tuple(_strengths(state, params).values()),
             assignment=assignment,
             new_squad_size=size,
@@ -153,9 +163,27 @@ class ReinforcementsRoll(Command[ReinforcementsParams, Pool]):
             new_squad=squad,
             unused=placed.unused,
             dice=dice_json(pool.rolls),
+            banked=banked,
+            # FaD p.66 says nothing of troopers not placed (GAP): lost by default, or banked
+            # for the next pool (option campaign_unused_reinforcements).
+            banked_for_next=(
+                placed.unused if state.options.campaign_unused_reinforcements == "banked" else 0
+            ),
         )
         new.append(NewEvent.of(rolled, stream=self.stream(ctx, params)))
         return Decision(new)
+
+
+def _banked(ctx: CommandContext, state: Pool) -> int:
+    """The troopers the force's previous pool banked for this one (none unless it was rolled
+    with ``campaign_unused_reinforcements = banked``)."""
+    previous = store.read(
+        ctx.campaign_id, stream=f"force:{state.force.id}", types=[REINFORCEMENTS_ROLLED]
+    )
+    last = None
+    for event in previous:
+        last = event
+    return int(last.payload.get("banked_for_next", 0)) if last is not None else 0
 
 
 def _strengths(state: Pool, params: ReinforcementsParams) -> dict[uuid.UUID, rules.UnitStrength]:

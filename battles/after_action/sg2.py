@@ -23,7 +23,7 @@ from battles.models import Participant
 from eventlog.catalogue import EventPayload
 from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
-from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
+from rosters.vocabulary import TrooperRole, TrooperStatus, UnitStatus, VehicleState
 from rules.dice import DiceSource, Roll, rolling_for
 from rules.rulesets import Ruleset
 from rules.sg2.campaign import Location
@@ -94,6 +94,7 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
         repairs = _recover_vehicles(ctx, participant, unit)
         if repairs:
             out.append(VehiclesRecovered(battle_id=battle_id, unit_id=unit.id, vehicles=repairs))
+    out.extend(_fatigue_of_units_that_did_not_fight(ctx))
     return out
 
 
@@ -151,7 +152,13 @@ def _fatigue_drop(
 ) -> UnitFatigueDropped:
     """Step 2: one fatigue level down and the R&R count restarted (P.61)."""
     in_battle = _fatigue(participant.fatigue) or _fatigue(unit.fatigue)
-    after = fatigue_after_battle(fatigue=in_battle) if in_battle is not None else None
+    after = (
+        fatigue_after_battle(
+            fatigue=in_battle, fatigue_drop_applies_to=ctx.options.fatigue_drop_applies_to
+        )
+        if in_battle is not None
+        else None
+    )
     return UnitFatigueDropped(
         battle_id=ctx.battle.id,
         unit_id=unit.id,
@@ -160,6 +167,40 @@ def _fatigue_drop(
         battles_since_rest=unit.battles_since_rest + 1,
         trooper_ids=ctx.took_part(unit.id),
     )
+
+
+def _fatigue_of_units_that_did_not_fight(ctx: AfterActionContext) -> list[UnitFatigueDropped]:
+    """SG2 P.61 "after each battle all troops drop one fatigue level": whether that means the
+    units of the force that did not fight too is the option ``fatigue_drop_applies_to``
+    (AMBIG-27). With ``whole_force`` every other unit of the battle's forces with a fatigue
+    level drops one; with ``participants`` (the default) they keep theirs. They fought no
+    action, so no trooper counts a battle and their R&R count stands."""
+    fought = {p.unit_id for p in ctx.participants}
+    force_ids = [str(f) for side in ctx.sides.values() for f in side.force_ids]
+    others = Unit.objects.filter(force_id__in=force_ids).exclude(id__in=fought)
+    others = others.exclude(status=UnitStatus.DISBANDED).exclude(fatigue="")
+    out = []
+    for unit in sorted(others, key=lambda u: (force_ids.index(str(u.force_id)), u.order, u.name)):
+        before = _fatigue(unit.fatigue)
+        assert before is not None  # units without a fatigue level are left out above
+        after = fatigue_after_battle(
+            fatigue=before,
+            fought=False,
+            fatigue_drop_applies_to=ctx.options.fatigue_drop_applies_to,
+        )
+        if after == before:
+            continue
+        out.append(
+            UnitFatigueDropped(
+                battle_id=ctx.battle.id,
+                unit_id=unit.id,
+                fatigue_before=_name(before),
+                fatigue_after=_name(after),
+                battles_since_rest=unit.battles_since_rest,
+                fought=False,
+            )
+        )
+    return out
 
 
 def _withdrawal_test(

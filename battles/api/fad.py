@@ -14,7 +14,7 @@ from battles.after_action.fad_points import CampaignPointsSpend, campaign_points
 from battles.after_action.fad_reinforcements import ReinforcementsRoll
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire, visible_force_ids
-from eventlog.api.commands import body_of, dice_of, execute, params_of
+from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 from rosters.models import Force
@@ -77,17 +77,30 @@ class ReinforcementsSerializer(serializers.Serializer):
     assignment = serializers.ListField(child=serializers.DictField(), default=list)
     new_squad_size = serializers.IntegerField(default=0)
     dice = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.JSONField(),
         required=False,
         allow_null=True,
         default=None,
-        help_text="The reinforcement dice rolled at the table: 2d6, then one per point spent "
-        "on an extra die. Leave out to have the server roll (202 and a job).",
+        help_text="The reinforcement dice rolled at the table, in this order: 2d6, then one d6 "
+        'per point spent on an extra die; or each keyed by the force: {"face": 4, "for": '
+        '"<force id>"}. Leave out to have the server roll (202 and a job).',
     )
 
 
 class ForceReinforcementsApi(APIView):
     """Roll a force's reinforcement pool after a battle and place it (umpire only)."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, force_id: uuid.UUID) -> Response:
+        """The dice prompt: the pool's dice in order (2d6, then one d6 per extra die bought),
+        each with its purpose and the force it is for; ``?dice=3,5`` follows the faces so far."""
+        campaign, force = _force(request, force_id, umpire=True)
+        return dice_prompt(
+            request,
+            ReinforcementsRoll.name,
+            campaign_id=campaign.id,
+            params=query_params(request, force_id=force.id),
+        )
 
     @extend_schema(request=ReinforcementsSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, force_id: uuid.UUID) -> Response:

@@ -22,7 +22,7 @@ from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
-from eventlog.api.commands import execute
+from eventlog.api.commands import dice_prompt, execute
 from eventlog.api.serializers import JobSerializer, event_to_json
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError
@@ -212,6 +212,20 @@ class DiceInputSerializer(serializers.Serializer):
 
 class CampaignDiceApi(APIView):
     """The umpire's dice tray: the server throws (a job, 202) or table dice are entered (201)."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
+        """The dice prompt for ``?die=6&count=3&purpose=...``: the dice the tray would throw, in
+        order, each with its purpose (``for`` is none: the tray's dice are the umpire's own);
+        ``?dice=3,5`` follows the faces so far."""
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        query = request.query_params
+        params = {
+            "die": query.get("die", ""),
+            "count": query.get("count", "1"),
+            "purpose": query.get("purpose", ""),
+        }
+        return dice_prompt(request, RollDice.name, campaign_id=campaign_id, params=params)
 
     @extend_schema(request=DiceInputSerializer, responses={202: JobSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from campaigns.models import Campaign
 from campaigns.selectors import membership_get, require_umpire
-from eventlog.api.commands import execute
+from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
 from rosters import replacements, selectors
@@ -39,12 +39,15 @@ def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campai
 
 class DiceSerializer(serializers.Serializer):
     dice = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.JSONField(),
         required=False,
         allow_null=True,
         default=None,
-        help_text="Faces rolled at the table, in the order the rules use them. Leave out to "
-        "have the server roll (202 and a job).",
+        help_text="Faces rolled at the table, in the order the rules use them (the request: the "
+        "platoon's one die; the assignment: one quality-check die per receiving squad that "
+        "rolls, in the order of the assignments), or each keyed by the unit it is for: "
+        '{"face": 4, "for": "<platoon or squad id>"}. Leave out to have the server roll '
+        "(202 and a job).",
     )
 
 
@@ -94,6 +97,18 @@ class PlatoonReplacementsApi(APIView):
 class ReplacementsRequestApi(APIView):
     """Roll a platoon's replacement die (SG2 P.60), from the table's ``dice`` or the server's."""
 
+    @extend_schema(responses=dict)
+    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
+        """The dice prompt: the platoon's replacement die, its purpose and the platoon it is
+        for; ``?dice=4`` checks a face."""
+        campaign, platoon = _unit(request, unit_id, umpire=True)
+        return dice_prompt(
+            request,
+            replacements.REQUEST_JOB,
+            campaign_id=campaign.id,
+            params=query_params(request, platoon_id=platoon.id),
+        )
+
     @extend_schema(request=DiceSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, unit_id: uuid.UUID) -> Response:
         campaign, platoon = _unit(request, unit_id, umpire=True)
@@ -104,13 +119,27 @@ class ReplacementsRequestApi(APIView):
             replacements.REQUEST_JOB,
             campaign_id=campaign.id,
             params={"platoon_id": platoon.id},
-            dice=body.validated_data["dice"],
+            dice=dice_of(body_of(request)),
         )
 
 
 class ReplacementsAssignApi(APIView):
     """Assign a platoon's rolled replacements to its squads (SG2 P.60-61); each receiving squad
-    takes the quality-drop check with the table's ``dice`` in order, or the server's."""
+    takes the quality-drop check with the table's ``dice``: in the order of the assignments (a
+    squad already checked since its last battle rolls none), or each keyed by its squad; left
+    out, the server rolls."""
+
+    @extend_schema(responses=dict)
+    def get(self, request: Request, unit_id: uuid.UUID) -> Response:
+        """The dice prompt for ``?assignments=[{"unit_id": ..., "count": 2}]``: each receiving
+        squad's quality-check die in order, with its purpose and the squad it is for."""
+        campaign, platoon = _unit(request, unit_id, umpire=True)
+        return dice_prompt(
+            request,
+            replacements.ASSIGN_JOB,
+            campaign_id=campaign.id,
+            params=query_params(request, platoon_id=platoon.id),
+        )
 
     @extend_schema(request=AssignSerializer, responses={201: dict, 202: JobSerializer})
     def post(self, request: Request, unit_id: uuid.UUID) -> Response:
@@ -122,5 +151,5 @@ class ReplacementsAssignApi(APIView):
             replacements.ASSIGN_JOB,
             campaign_id=campaign.id,
             params={"platoon_id": platoon.id, "assignments": body.validated_data["assignments"]},
-            dice=body.validated_data["dice"],
+            dice=dice_of(body_of(request)),
         )

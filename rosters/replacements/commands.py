@@ -24,15 +24,21 @@ from rosters.models import Unit
 from rosters.replacements.arrivals import enlist
 from rosters.replacements.checks import (
     PlatoonState,
+    Receiving,
     check_quality,
     check_request,
     dice_json,
     load_platoon,
     plan,
 )
-from rosters.replacements.events import ReplacementsAssigned, ReplacementsRolled, SquadReplacements
+from rosters.replacements.events import (
+    QualityCheck,
+    ReplacementsAssigned,
+    ReplacementsRolled,
+    SquadReplacements,
+)
 from rosters.replacements.ledger import Pending
-from rules.dice import DiceSource
+from rules.dice import DiceSource, rolling_for
 from rules.sg2.replacements import ReplacementError, roll_platoon_replacements
 
 REQUEST_JOB = "rosters.replacements_request"
@@ -91,9 +97,11 @@ class ReplacementsRequest(Command[RequestParams, PlatoonState]):
     ) -> Decision:
         assert dice is not None  # rolls_dice: table or server dice, never none
         platoon = state.platoon
-        outcome = roll_platoon_replacements(
-            dice=dice, platoon=platoon.name, replacement_die=state.options.replacement_die
-        )
+        # The die is the platoon's: keyed table dice and the dice prompt name it.
+        with rolling_for(dice, str(platoon.id)):
+            outcome = roll_platoon_replacements(
+                dice=dice, platoon=platoon.name, replacement_die=state.options.replacement_die
+            )
         payload = ReplacementsRolled(
             platoon_id=platoon.id,
             day=state.day,
@@ -118,6 +126,13 @@ class AssignParams(Params):
 
 def _pairs(params: AssignParams) -> list[tuple[uuid.UUID, int]]:
     return [(a.unit_id, a.count) for a in params.assignments]
+
+
+def _check_squad(receiving: Receiving, dice: DiceSource, state: PlatoonState) -> QualityCheck:
+    """A receiving squad's quality check, its die keyed to the squad (keyed table dice and the
+    dice prompt name it)."""
+    with rolling_for(dice, str(receiving.unit.id)):
+        return check_quality(receiving, dice, state)
 
 
 @commands.command
@@ -157,7 +172,7 @@ class ReplacementsAssign(Command[AssignParams, PlatoonState]):
         assert dice is not None  # rolls_dice: table or server dice, never none
         receiving, days = plan(state, _pairs(params))
         try:
-            checks = [check_quality(r, dice, state) for r in receiving]
+            checks = [_check_squad(r, dice, state) for r in receiving]
         except ReplacementError as refusal:
             # The rules name no field; the refusal concerns the assignments as a whole.
             raise RuleViolation(refusal.code, refusal.message, field="assignments") from None

@@ -73,3 +73,21 @@ def test_a_stranger_cannot_see_a_job(umpire_api, api_for, stranger, dice_url):
     assert response.status_code == 404
     assert response.json()["code"] == "job.not_found"
     assert umpire_api.get("/api/v1/jobs/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_the_dice_prompt_lists_the_dice_the_tray_would_throw(umpire_api, dice_url, campaign):
+    """GET with the throw's parameters: each die with its purpose, for no unit, and whether the
+    faces so far (``?dice=``) complete the throw. Nothing is written."""
+    before = store.last_sequence(campaign["id"])
+    query = {"die": 6, "count": 3, "purpose": "patrol encounter"}
+    response = umpire_api.get(dice_url, query)
+    assert response.status_code == 200, response.json()
+    assert [(d["die"], d["purpose"], d["for"]) for d in response.json()["dice"]] == [
+        (6, "patrol encounter", None)
+    ] * 3
+    assert response.json()["complete"] is False
+    done = umpire_api.get(dice_url, {**query, "dice": "1,6,3"}).json()
+    assert (done["complete"], [d["face"] for d in done["dice"]]) == (True, [1, 6, 3])
+    assert store.last_sequence(campaign["id"]) == before
+    refused = umpire_api.get(dice_url, {"die": 7, "purpose": "x"})
+    assert (refused.status_code, refused.json()["code"]) == (400, "dice.unknown_die")
