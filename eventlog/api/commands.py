@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from eventlog import commands
 from eventlog.api.serializers import event_to_json, job_accepted
+from eventlog.command_input import EnteredDice
 from eventlog.errors import CommandError
 from eventlog.models import Job
 
@@ -45,7 +46,7 @@ def expected_version_of(body: Mapping[str, Any]) -> int | None:
     return value
 
 
-def dice_of(body: Mapping[str, Any]) -> commands.EnteredDice | None:
+def dice_of(body: Mapping[str, Any]) -> EnteredDice | None:
     """The table's dice: faces in the order the rules use them, or each keyed by what it is for
     (``{"face": 4, "for": "<unit or trooper id>", "purpose": "..."}``); checked by the runner."""
     value = body.get(DICE)
@@ -82,7 +83,7 @@ def execute(
     *,
     campaign_id: uuid.UUID,
     params: Mapping[str, Any] | None = None,
-    dice: commands.EnteredDice | None = None,
+    dice: EnteredDice | None = None,
     respond: Callable[[commands.Outcome], tuple[int, Any]] = events_body,
 ) -> Response:
     """Run a command for the request's user and answer it: the rendered outcome, or 202 and the

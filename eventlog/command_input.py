@@ -1,0 +1,92 @@
+"""What a command is given from outside, checked before the rules see it: the table's dice, in
+order or keyed by whom they are for, and text free of control characters; and the rules'
+refusals turned into command errors."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from eventlog.errors import CommandError, InvalidInput, RuleViolation
+from rules.dice import DiceError, Die, KeyedDice, KeyedFace, TableDice
+from rules.errors import RuleError
+
+# Faces rolled at the table: in the order the rules use them, or each keyed by what it is for
+# (``{"face": 4, "for": "<unit or trooper id>", "purpose": "...", "die": 6}``).
+EnteredDice = Sequence[int] | Sequence[Mapping[str, Any]]
+
+
+# Text may hold tabs and line breaks; no other control character means anything in a campaign,
+# and PostgreSQL refuses NUL outright.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def refuse_control_characters(value: Any, where: str, code: str) -> None:
+    if isinstance(value, str):
+        if _CONTROL.search(value):
+            raise InvalidInput(
+                code,
+                f"{where or 'The text'}: control characters are not allowed in text.",
+                field=where or None,
+            )
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            refuse_control_characters(str(key), where, code)
+            refuse_control_characters(item, f"{where}.{key}" if where else str(key), code)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            refuse_control_characters(item, f"{where}.{index}" if where else str(index), code)
+
+
+def table_dice(dice: EnteredDice) -> TableDice | KeyedDice:
+    """The table's dice as the rules read them: in order, or keyed by whom they are for."""
+    faces = [entry for entry in dice if not isinstance(entry, Mapping)]
+    if len(faces) == len(dice):
+        return TableDice(faces)
+    keyed = []
+    for index, entry in enumerate(dice):
+        if not isinstance(entry, Mapping):
+            raise CommandError(
+                "dice.mixed",
+                "Enter every die as a face, or every die keyed by what it is for, not both.",
+                field=f"dice.{index}",
+            )
+        keyed.append(_keyed_face(entry, index))
+    return KeyedDice(keyed)
+
+
+def _keyed_face(entry: Mapping[str, Any], index: int) -> KeyedFace:
+    face, die = entry.get("face"), entry.get("die")
+    subject, purpose = entry.get("for"), entry.get("purpose")
+    if (
+        isinstance(face, bool)
+        or not isinstance(face, int)
+        or (die is not None and die not in {d.value for d in Die})
+        or not isinstance(subject, str | None)
+        or not isinstance(purpose, str | None)
+        or set(entry) - {"face", "die", "for", "purpose"}
+    ):
+        raise CommandError(
+            "dice.invalid",
+            'A keyed die is {"face": n, "for": "<unit or trooper id>", "purpose": "...", '
+            '"die": 4-12}; only the face is required.',
+            field=f"dice.{index}",
+        )
+    return KeyedFace(
+        result=face, subject=subject, purpose=purpose, die=Die(die) if die is not None else None
+    )
+
+
+@contextlib.contextmanager
+def rules_refusals() -> Iterator[None]:
+    """Turn the rules' refusals into command errors: a die that does not fit names its place in
+    ``dice``; any other :class:`rules.errors.RuleError` keeps its code and field (422)."""
+    try:
+        yield
+    except DiceError as exc:
+        field_name = f"dice.{exc.index}" if exc.index is not None else "dice"
+        raise CommandError(exc.code, exc.message, field=field_name) from None
+    except RuleError as exc:
+        raise RuleViolation(exc.code, exc.message, field=exc.field) from None
