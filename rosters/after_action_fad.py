@@ -19,7 +19,7 @@ from eventlog.store import StoredEvent
 from rosters.in_battle import battle_name, trooper_name
 from rosters.models import Trooper, Unit, Vehicle
 from rosters.projections import service_record, unit_history
-from rosters.vocabulary import TrooperStatus, VehicleState
+from rosters.vocabulary import TrooperStatus, UnitStatus, VehicleState
 from rosters.wording import (
     capitalised,
     faces,
@@ -134,6 +134,45 @@ def _replaced_losses(
                 battle_id=p["battle_id"],
             )
     return names
+
+
+def _unit_removed(rows: Rows, event: StoredEvent, unit: dict[str, Any], battle: str) -> None:
+    """A unit wiped out with no replacements leaves the roster (campaign_empty_units =
+    removed; FaD p.66 leaves it open)."""
+    rows.update(Unit, unit["id"], status=UnitStatus.DISBANDED.value)
+    unit_history(
+        rows,
+        event,
+        unit["id"],
+        f"Removed from the roster after {battle}: wiped out, with no replacements "
+        "(campaign option, FaD p.66).",
+        {"status": [unit["status"], UnitStatus.DISBANDED.value]},
+        battle_id=event.payload["battle_id"],
+        part=1,
+    )
+
+
+def _crew_back(rows: Rows, event: StoredEvent, unit: dict[str, Any], battle: str) -> str:
+    """Crew killed on a vehicle that survived, counted as damage (campaign_vehicle_crew_losses
+    = counts_as_damaged): counted out of the unit, and back with a repair. What the history
+    adds."""
+    p = event.payload
+    names = _replaced_losses(rows, event, unit, battle)
+    for t in p["enlisted"]:
+        _join_trooper(rows, event, unit, t)
+        service_record(
+            rows,
+            event,
+            t["trooper_id"],
+            f"Joined {unit['name']} as crew after {battle}.",
+            battle_id=p["battle_id"],
+            dice=p["dice"],
+        )
+    back = len(p["enlisted"])
+    return (
+        f" Crew lost ({', '.join(names)}) counted as damage: "
+        f"{f'{back} back with the repair' if back else 'none back'}."
+    )
 
 
 # --- Campaign points ------------------------------------------------------------------------------
@@ -282,7 +321,9 @@ class FadAfterActionProjection(Projection):
     the rosters projection)."""
 
     name = "rosters.after_action_fad"
-    version = 3  # a pool names the troopers banked from the last one
+    # 4: a wiped-out unit with no replacements may leave the roster; crew lost on a vehicle
+    # that survived come back with its repair
+    version = 4
 
     @Projection.handles("battles.FadLossesRecorded")
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
@@ -335,6 +376,8 @@ class FadAfterActionProjection(Projection):
             battle_id=p["battle_id"],
             dice=p["dice"],
         )
+        if p.get("removed"):
+            _unit_removed(rows, event, unit, battle)
 
     @Projection.handles("battles.FadVehicleReplacementRolled")
     def vehicle_replaced(rows: Rows, event: StoredEvent) -> None:
@@ -343,11 +386,16 @@ class FadAfterActionProjection(Projection):
         if vehicle is None:
             return
         rows.update(Vehicle, p["vehicle_id"], state=p["state_after"], repair_until_day=None)
+        battle = battle_name(rows, p["battle_id"])
+        summary = fad_vehicle_replacement(p, battle, vehicle["name"])
+        unit = rows.get(Unit, p["unit_id"])
+        if p.get("crew_losses") and unit is not None:
+            summary += _crew_back(rows, event, unit, battle)
         unit_history(
             rows,
             event,
             p["unit_id"],
-            fad_vehicle_replacement(p, battle_name(rows, p["battle_id"]), vehicle["name"]),
+            summary,
             {"vehicle": [p["vehicle_id"], p["state_before"], p["state_after"]]},
             battle_id=p["battle_id"],
             dice=p["dice"],

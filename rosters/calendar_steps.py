@@ -1,14 +1,17 @@
-"""What the campaign calendar brings the rosters: troopers back from hospital, and units rested."""
+"""What the campaign calendar brings the rosters: troopers back from hospital (an original
+leader taking command back, if the options say so), and units rested."""
 
 from __future__ import annotations
 
 from campaigns.calendar import calendar_step
 from campaigns.models import Campaign
+from eventlog import store
+from eventlog.projections import voids
 from eventlog.store import NewEvent
 from rosters import events
 from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
-from rosters.vocabulary import TrooperStatus, UnitStatus
+from rosters.vocabulary import TrooperRole, TrooperStatus, UnitStatus
 from rules.options import parse_options
 from rules.rulesets import definition
 from rules.sg2.recovery import rest_and_recovery
@@ -24,22 +27,61 @@ RESTING = (
 )
 
 
+LEADER_LOST = "battles.LeaderCasualtyResolved"  # read by name: rosters does not import battles
+RETURNED = "rosters.TrooperReturnedToDuty"
+
+
+def leadership_when_fallen(campaign: Campaign) -> dict[tuple[str, str], int]:
+    """For each (unit, leader) whose fall handed his unit to a successor and who has not come
+    back since: the unit's LV when he fell (SG2 P.10)."""
+    fallen: dict[tuple[str, str], int] = {}
+    voided = voids(campaign.id)
+    for event in store.read(campaign.id, types=[LEADER_LOST, RETURNED]):
+        if event.sequence in voided:
+            continue
+        p = event.payload
+        if event.type == RETURNED:
+            fallen = {key: lv for key, lv in fallen.items() if key[1] != p["trooper_id"]}
+        elif p.get("lost", True) and p["successor_id"]:
+            fallen.setdefault((p["unit_id"], p["leader_id"]), p["leadership_before"])
+    return fallen
+
+
+def _returned(
+    trooper: Trooper, day: int, fallen: dict[tuple[str, str], int] | None
+) -> events.TrooperReturnedToDuty:
+    """Back on duty; his unit's original leader takes command back if ``fallen`` (option
+    ``returning_leader = restore_original``) says his fall handed it to a successor."""
+    restored = None
+    if fallen is not None and trooper.role == TrooperRole.LEADER:
+        restored = fallen.get((str(trooper.unit_id), str(trooper.id)))
+    unit = Unit.objects.filter(pk=trooper.unit_id).first() if restored is not None else None
+    return events.TrooperReturnedToDuty(
+        trooper_id=trooper.id,
+        day=day,
+        leadership_before=unit.leadership if unit is not None else None,
+        leadership_restored=restored if unit is not None else None,
+    )
+
+
 @calendar_step(order=10)
 def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
+    """SG2 P.61: the injured return to duty on their day. P.10 is silent on an original leader
+    coming back: option ``returning_leader`` (``restore_original``: he takes command back)."""
     due = Trooper.objects.filter(
         campaign_id=campaign.id,
         status=TrooperStatus.IN_HOSPITAL,
         hospital_until_day__lte=to_day,
     ).order_by("hospital_until_day", "force_id", "order")
+    options = parse_options(campaign.ruleset, campaign.options)
+    restore = getattr(options, "returning_leader", None) == "restore_original"
+    fallen = leadership_when_fallen(campaign) if restore and due else None
     returned = []
     for t in due:
         until = t.hospital_until_day
         assert until is not None  # the filter on it left out the troopers without one
         returned.append(
-            NewEvent.of(
-                events.TrooperReturnedToDuty(trooper_id=t.id, day=max(until, from_day)),
-                stream=f"trooper:{t.id}",
-            )
+            NewEvent.of(_returned(t, max(until, from_day), fallen), stream=f"trooper:{t.id}")
         )
     return returned
 

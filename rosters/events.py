@@ -179,10 +179,21 @@ class UnitRested(EventPayload):
 
 @event_type("rosters.TrooperReturnedToDuty", stream="trooper")
 class TrooperReturnedToDuty(EventPayload):
-    """A trooper came back from hospital to his unit."""
+    """A trooper came back from hospital to his unit; an original unit leader takes command
+    back, and the unit's LV is his again, when option ``returning_leader`` is
+    ``restore_original`` (SG2 P.10 is silent; digest AMBIG-04)."""
 
     trooper_id: uuid.UUID
     day: int = Field(ge=0)
+    leadership_before: int | None = Field(
+        default=None, ge=1, le=3, description="The unit's LV under the successor."
+    )
+    leadership_restored: int | None = Field(
+        default=None,
+        ge=1,
+        le=3,
+        description="His LV when he fell, the unit's again; None: he does not take command.",
+    )
 
 
 @event_type("rosters.SuppliesSet", stream="force")

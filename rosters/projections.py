@@ -452,7 +452,7 @@ class BetweenBattlesProjection(Projection):
     """Where units are, and what the calendar brings them (rows of the rosters projection)."""
 
     name = "rosters.calendar"
-    version = 2
+    version = 3
 
     @Projection.handles("rosters.UnitMoved")
     def unit_moved(rows: Rows, event: StoredEvent) -> None:
@@ -522,3 +522,15 @@ class BetweenBattlesProjection(Projection):
             f"Day {p['day']}: {trooper['name']} back on duty from hospital.",
             {"strength": 1},
         )
+        restored = p.get("leadership_restored")
+        if restored is not None and rows.get(Unit, trooper["unit_id"]) is not None:
+            # Option returning_leader = restore_original (SG2 P.10 is silent).
+            rows.update(Unit, trooper["unit_id"], leadership=restored)
+            unit_history(
+                rows,
+                event,
+                trooper["unit_id"],
+                f"Day {p['day']}: {trooper['name']} back on duty from hospital takes command "
+                f"again: leadership {p['leadership_before']} -> {restored}.",
+                {"leadership": [p["leadership_before"], restored]},
+            )

@@ -36,10 +36,6 @@ OPTION_MODULES = {
 
 PENDING: dict[str, str] = {
     # SG2
-    "company_replacements": "rosters/replacements/: give company-level units a share of a "
-    "platoon's roll (share_platoon_roll) instead of leaving them to the umpire",
-    "returning_leader": "rosters/calendar_steps.py (an injured leader back on duty) and the "
-    "leader's command: restore or keep the successor's LV when the original leader returns",
     "pa_suit_repair_days": "the roster keeps no state for a wrecked power suit (P.40); "
     "battles/after_action/ and rosters/calendar_steps.py would need one, repaired after N days",
     "regroup_persists": "a battle-end event and a rosters projection that hands regrouped "
@@ -49,10 +45,6 @@ PENDING: dict[str, str] = {
     # FaD
     "campaign_quality_loss_counts_reinforcements": "battles/after_action/fad.py: pass it to "
     "rules.fad.replacements.quality_loss",
-    "campaign_empty_units": "battles/after_action/fad.py: remove a wiped-out unit that rolls "
-    "no replacements (removed)",
-    "campaign_vehicle_crew_losses": "battles/after_action/fad.py: refill a surviving vehicle's "
-    "killed crew from infantry replacements (infantry_replacements)",
     "campaign_squad_leader_improvement": "battles/after_action/fad_points.py and "
     "rules.fad.points: a price for squad leader experience when it is on",
 }

@@ -10,10 +10,11 @@ its campaign points (EXPERIENCE, 2 per reinforced platoon). Points are spent wit
 Dice are used in a fixed order, so table dice can be entered in one list: force by force in the
 order the after-action framework lists the units (side by side, then the roster's reading order,
 :func:`battles.after_action.context.reading_order`): step 1 for each unit that lost figures,
-step 2 for each vehicle named damaged, destroyed or abandoned, step 3 for each unit that must
-roll, step 4 for each unit that suffered losses or damage. Or each die keyed by the unit it is for
-(a vehicle's step 2 die by the vehicle or its unit), with its purpose where a unit rolls several;
-``GET /battles/{id}/after-action/`` lists them in order.
+step 2 for each vehicle named damaged, destroyed or abandoned (and a vehicle crew's surviving
+vehicle whose crew took losses, option ``campaign_vehicle_crew_losses``), step 3 for each unit
+that must roll, step 4 for each unit that suffered losses or damage. Or each die keyed by the
+unit it is for (a vehicle's step 2 die by the vehicle or its unit), with its purpose where a unit
+rolls several; ``GET /battles/{id}/after-action/`` lists them in order.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class _Steps:
     strength_after: dict[uuid.UUID, int] = field(default_factory=dict)
     initial: dict[uuid.UUID, int] = field(default_factory=dict)
     damaged_units: set[uuid.UUID] = field(default_factory=set)
+    removed: set[uuid.UUID] = field(default_factory=set)
+    crew_lost: dict[uuid.UUID, list[LostTrooper]] = field(default_factory=dict)
 
 
 def check_fad_after_action(ctx: AfterActionContext) -> None:
@@ -115,9 +118,12 @@ def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     1, infantry replacements, one d6 per unit that lost figures; step 2, vehicle replacements,
     one d6 per damaged, destroyed or abandoned vehicle; step 3, quality loss, one d6 per unit
     that received at least half its strength in replacements; step 4, resolve loss, one d6 per
-    unit that suffered losses or damage; then the force's campaign points (2 per reinforced
-    platoon). Losses are those named with the ``fad_losses`` action; wounded figures count as
-    losses (option ``campaign_wounded_at_end``, default) and leave the platoon.
+    unit that suffered losses or damage (not one removed for want of replacements, option
+    ``campaign_empty_units``); then the force's campaign points (2 per reinforced platoon).
+    Crew killed on a vehicle that survived count as damage to it in step 2 by default (option
+    ``campaign_vehicle_crew_losses``). Losses are those named with the ``fad_losses`` action;
+    wounded figures count as losses (option ``campaign_wounded_at_end``, default) and leave the
+    platoon.
     """
     battle = _Battle.load(ctx)
     out: list[EventPayload] = []
@@ -172,6 +178,12 @@ def _infantry_step(
     initial = steps.initial[unit.id] = initial_strength(unit, troopers, battle.newcomers)
     if not start:
         return []
+    steps.strength_after[unit.id] = start - len(lost)
+    if lost and _crewed_vehicle(ctx, battle, unit) is not None:
+        # Crew killed on a surviving vehicle: FaD p.66 is silent (GAP); by default (option
+        # campaign_vehicle_crew_losses) it counts as damage, rolled in step 2.
+        steps.crew_lost[unit.id] = lost
+        return []
     outcome = rules.infantry_replacements(
         dice=dice,
         losses=rules.losses_for_replacement(
@@ -183,12 +195,11 @@ def _infantry_step(
         lone_figure=initial == 1,
     )
     steps.replaced[unit.id] = outcome.replaced
-    steps.strength_after[unit.id] = start - len(lost)
     if not lost:
         return []
-    by_id = {t.id: t for t in troopers}
-    templates = [by_id[x.trooper_id] for x in lost]
-    order = max((t.order for t in troopers), default=-1) + 1
+    # Wiped out, none replaced: FaD p.66 is silent (GAP); option campaign_empty_units.
+    if outcome.replaced == 0 == start - len(lost) and options.campaign_empty_units == "removed":
+        steps.removed.add(unit.id)
     return [
         InfantryReplacementsRolled(
             battle_id=ctx.battle.id,
@@ -200,11 +211,9 @@ def _infantry_step(
             lone_figure=initial == 1,
             row=outcome.row.value if outcome.row else None,
             replaced=outcome.replaced,
-            enlisted=[
-                _replacement(ctx, unit, templates[n % len(templates)], order, n)
-                for n in range(outcome.replaced)
-            ],
+            enlisted=_enlisted(ctx, unit, lost, outcome.replaced),
             dice=dice_json(outcome.rolls),
+            removed=unit.id in steps.removed,
         )
     ]
 
@@ -224,6 +233,36 @@ def _losses(
     if routed and ctx.options.campaign_routed_unit_fate == "counts_as_eliminated":
         lost += [LostTrooper(trooper_id=t.id, fate="eliminated") for t in on_table]
     return lost, start
+
+
+def _crewed_vehicle(ctx: AfterActionContext, battle: _Battle, unit: Unit) -> str | None:
+    """The vehicle whose crew's losses count as damage (``campaign_vehicle_crew_losses`` =
+    ``counts_as_damaged``, default): a crew unit's vehicle that survived the battle, named
+    damaged or not named at all; None with the other option, for other units, or when none
+    survived (the crew of a destroyed vehicle died with it and rolls as infantry)."""
+    if (
+        ctx.options.campaign_vehicle_crew_losses != "counts_as_damaged"
+        or unit.kind != UnitKind.VEHICLE_CREW
+    ):
+        return None
+    hits = {str(h["vehicle_id"]): h["condition"] for h in battle.vehicles.get(str(unit.id), [])}
+    vehicles = ctx.vehicles[unit.id]
+    named = [str(v.id) for v in vehicles if hits.get(str(v.id)) == "damaged"]
+    unnamed = [
+        str(v.id) for v in vehicles if str(v.id) not in hits and v.state == VehicleState.OPERATIONAL
+    ]
+    return next(iter(named + unnamed), None)
+
+
+def _enlisted(
+    ctx: AfterActionContext, unit: Unit, lost: list[LostTrooper], count: int
+) -> list[EnlistedTrooper]:
+    """``count`` replacements for a unit's ``lost``, each armed like a figure he replaces."""
+    troopers = ctx.troopers[unit.id]
+    by_id = {t.id: t for t in troopers}
+    templates = [by_id[uuid.UUID(str(x.trooper_id))] for x in lost]
+    order = max((t.order for t in troopers), default=-1) + 1
+    return [_replacement(ctx, unit, templates[n % len(templates)], order, n) for n in range(count)]
 
 
 def _replacement(
@@ -250,7 +289,12 @@ def _vehicle_step(
     """Step 2, VEHICLE REPLACEMENTS: d6 per vehicle hit; 1-2 neither, 3-4 a damaged vehicle is
     repaired, 5-6 repaired or replaced (FaD p.66)."""
     out: list[EventPayload] = []
-    for hit in battle.vehicles.get(str(unit.id), []):
+    hits = list(battle.vehicles.get(str(unit.id), []))
+    crew = steps.crew_lost.get(unit.id, [])
+    crewed = _crewed_vehicle(ctx, battle, unit) if crew else None
+    if crewed is not None and all(str(h["vehicle_id"]) != crewed for h in hits):
+        hits.append({"vehicle_id": crewed, "condition": "damaged"})
+    for hit in hits:
         steps.damaged_units.add(unit.id)
         with rolling_for(dice, str(hit["vehicle_id"])):
             fate = rules.vehicle_replacement(
@@ -259,6 +303,11 @@ def _vehicle_step(
                 campaign_abandoned_vehicle_fate=ctx.options.campaign_abandoned_vehicle_fate,
             )
         vehicle = next(v for v in ctx.vehicles[unit.id] if str(v.id) == hit["vehicle_id"])
+        lost = crew if str(vehicle.id) == crewed else []
+        # A repair restores the crew (campaign_vehicle_crew_losses = counts_as_damaged).
+        back = len(lost) if fate.fate == rules.VehicleFate.REPAIRED else 0
+        if lost:
+            steps.replaced[unit.id] = back
         out.append(
             VehicleReplacementRolled(
                 battle_id=ctx.battle.id,
@@ -270,6 +319,9 @@ def _vehicle_step(
                 state_before=VehicleState(vehicle.state),
                 state_after=ROSTER_STATE[fate.after],
                 dice=dice_json(fate.rolls),
+                crew_losses=bool(lost),
+                lost=lost,
+                enlisted=_enlisted(ctx, unit, lost, back),
             )
         )
     return out
@@ -316,9 +368,9 @@ def _resolve_step(
     ctx: AfterActionContext, battle: _Battle, unit: Unit, steps: _Steps, dice: DiceSource
 ) -> list[EventPayload]:
     """Step 4, RESOLVE LOSS: a unit that suffered losses or damage rolls d6, 1-2 down a level,
-    3-4 no change, 5-6 up a level (FaD p.66)."""
+    3-4 no change, 5-6 up a level (FaD p.66); not a unit removed from the roster in step 1."""
     resolve = resolve_of(unit)
-    if resolve is None:
+    if resolve is None or unit.id in steps.removed:
         return []
     outcome = rules.resolve_change(
         dice=dice,

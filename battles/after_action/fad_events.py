@@ -84,6 +84,11 @@ class InfantryReplacementsRolled(EventPayload):
     replaced: int = Field(ge=0)
     enlisted: list[EnlistedTrooper] = Field(default_factory=list)
     dice: list[DieRoll] = Field(default_factory=list)
+    removed: bool = Field(
+        default=False,
+        description="The unit was wiped out, received no replacements and left the roster "
+        "(campaign_empty_units = removed); by default it stays at 0.",
+    )
 
 
 @event_type(VEHICLE_REPLACED, stream="battle")
@@ -99,6 +104,17 @@ class VehicleReplacementRolled(EventPayload):
     state_before: VehicleState
     state_after: VehicleState
     dice: list[DieRoll] = Field(default_factory=list)
+    crew_losses: bool = Field(
+        default=False,
+        description="Rolled for crew killed on the vehicle, which survived: counted as damage "
+        "(campaign_vehicle_crew_losses = counts_as_damaged, the default).",
+    )
+    lost: list[LostTrooper] = Field(
+        default_factory=list, description="The crew lost, counted out of the unit."
+    )
+    enlisted: list[EnlistedTrooper] = Field(
+        default_factory=list, description="The crew back with the repair."
+    )
 
 
 @event_type(QUALITY_LOSS, stream="battle")

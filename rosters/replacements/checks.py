@@ -20,6 +20,7 @@ from rosters.replacements.ledger import (
     CheckMade,
     PlatoonLedger,
     checks_since,
+    company_units,
     location,
     platoon_ledger,
     platoon_squads,
@@ -76,6 +77,8 @@ class PlatoonState:
     # The named units between their battles, and the check each took since its last one.
     battles: dict[uuid.UUID, UnitBattles] = field(default_factory=dict)
     checks: dict[uuid.UUID, CheckMade] = field(default_factory=dict)
+    # Company-level units that may share the platoon's roll (option company_replacements).
+    company: frozenset[uuid.UUID] = frozenset()
 
 
 def load_platoon(
@@ -91,10 +94,12 @@ def load_platoon(
         members[trooper.unit_id].append(trooper)
     tree = formation_tree(platoon)
     battles = unit_battles(ctx.campaign_id, {*tree, *units})
+    options = parse_options(campaign.ruleset, campaign.options)
+    sharing = getattr(options, "company_replacements", None) == "share_platoon_roll"
     return PlatoonState(
         ruleset=campaign.ruleset,
         day=campaign.day,
-        options=parse_options(campaign.ruleset, campaign.options),
+        options=options,
         platoon=platoon,
         squads=platoon_squads(platoon),
         ledger=platoon_ledger(ctx.campaign_id, platoon.id),
@@ -105,6 +110,7 @@ def load_platoon(
         checks=checks_since(
             ctx.campaign_id, {unit_id: battles[unit_id].last_ended for unit_id in units}
         ),
+        company=frozenset(u.id for u in company_units(platoon)) if sharing else frozenset(),
     )
 
 
@@ -162,11 +168,12 @@ def _receiving(state: PlatoonState, unit_id: uuid.UUID, count: int, where: str) 
         raise CommandError("unit.not_found", "No such unit in this campaign.", field=where)
     if unit.status == UnitStatus.DISBANDED:
         raise StateConflict("unit.disbanded", f"{unit.name} has been disbanded.", field=where)
-    if unit_id not in {s.id for s in state.squads}:
+    if unit_id not in {s.id for s in state.squads} | state.company:
         raise RuleViolation(
             "replacements.not_in_platoon",
             f"{unit.name} is not a squad of {state.platoon.name}: a platoon's replacements go "
-            "to its own squads (P.60).",
+            "to its own squads (P.60), and to its company's own units only with option "
+            "company_replacements = share_platoon_roll.",
             field=where,
         )
     _require_quality_rise_first(unit, state.battles[unit_id], where)

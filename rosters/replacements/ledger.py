@@ -183,3 +183,32 @@ def platoon_squads(platoon: Unit) -> list[Unit]:
         elif not UnitKind(child.kind).is_formation:
             found.append(child)
     return found
+
+
+def _company_of(unit: Unit) -> Unit | None:
+    """The company a unit belongs to, looking up through sections and platoons."""
+    parent = Unit.objects.filter(pk=unit.parent_id).first() if unit.parent_id else None
+    while parent is not None and parent.kind != UnitKind.COMPANY:
+        parent = Unit.objects.filter(pk=parent.parent_id).first() if parent.parent_id else None
+    return parent
+
+
+def _outside_platoons(formation: Unit) -> list[Unit]:
+    found: list[Unit] = []
+    for child in Unit.objects.filter(parent_id=formation.id).order_by("order"):
+        if child.status == UnitStatus.DISBANDED or child.kind == UnitKind.PLATOON:
+            continue
+        if UnitKind(child.kind).is_formation:
+            found.extend(_outside_platoons(child))
+        else:
+            found.append(child)
+    return found
+
+
+def company_units(platoon: Unit) -> list[Unit]:
+    """The company-level units of the platoon's company: its own units (HQ, attached armour,
+    weapon teams) under no platoon, in roster order; none when the platoon is in no company.
+    With option ``company_replacements = share_platoon_roll`` they may take a share of the
+    platoon's roll (SG2 P.60 rolls per platoon only; digest AMBIG-23)."""
+    company = _company_of(platoon)
+    return _outside_platoons(company) if company is not None else []
