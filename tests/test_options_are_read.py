@@ -7,9 +7,8 @@ an app outside ``rules/`` reads it from a campaign's options (``options.<name>``
 the rules when a procedure in ``rules/`` takes it as a parameter of the same name. A nested
 group's own fields must each be read somewhere too.
 
-``PENDING`` lists the options still inert because the code that would honour them is being
-changed by other work at the time of writing (issue 11); each says what it needs. It may only
-shrink: an option read by the service must leave it.
+``PENDING`` lists the options still inert, each with what honouring it needs (issue 11). It may
+only shrink: an option read by the service must leave it.
 """
 
 from __future__ import annotations
