@@ -141,9 +141,9 @@ def _layer_of(app: str) -> int:
     return len(LAYERS)
 
 
-def _app_imports() -> dict[str, set[str]]:
+def _app_imports() -> tuple[dict[str, set[str]], dict[tuple[str, str], str]]:
     """Each app's imports of the other apps, wherever they stand in a module (a function-level
-    import is as much a dependency as a top-level one)."""
+    import is as much a dependency as a top-level one), and where each was first seen."""
     apps_ = {a for layer in LAYERS for a in ((layer,) if isinstance(layer, str) else layer)}
     found: dict[str, set[str]] = {app: set() for app in apps_ | set(TOP)}
     where: dict[tuple[str, str], str] = {}
@@ -161,14 +161,13 @@ def _app_imports() -> dict[str, set[str]]:
                 if other in found and other != app:
                     found[app].add(other)
                     where.setdefault((app, other), f"{relative}:{node.lineno}")
-    _app_imports.where = where  # type: ignore[attr-defined]
-    return found
+    return found, where
 
 
 def test_the_apps_import_only_the_layers_below_them():
-    imports = _app_imports()
+    imports, where = _app_imports()
     upward = [
-        f"{app} imports {other} ({_app_imports.where[(app, other)]})"  # type: ignore[attr-defined]
+        f"{app} imports {other} ({where[(app, other)]})"
         for app, others in imports.items()
         if app not in TOP
         for other in sorted(others)
@@ -178,7 +177,7 @@ def test_the_apps_import_only_the_layers_below_them():
 
 
 def test_the_import_graph_between_apps_has_no_cycle():
-    imports = _app_imports()
+    imports, _ = _app_imports()
     visiting: list[str] = []
     done: set[str] = set()
 
