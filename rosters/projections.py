@@ -1,4 +1,9 @@
-"""Folds from roster events into forces, units, troopers, vehicles and their histories."""
+"""Folds from roster events into forces, units, troopers, vehicles and their histories.
+
+One module on purpose, at a little over 500 lines: beside the folds of the rosters' own events it
+holds the helpers every rosters projection writes histories and service records through, so
+their keys and shapes are defined once.
+"""
 
 from __future__ import annotations
 
