@@ -84,3 +84,16 @@ def test_acting_in_an_ended_battle_is_refused(battle, umpire_api, campaign):
     )
     assert (response.status_code, response.json()["code"]) == (409, "battle.wrong_state")
     assert store.last_sequence(campaign.id) == before
+
+
+def test_two_sides_with_one_name_are_refused(umpire_api, campaign, plan_body):
+    """Once a server error: the refusal named its field positionally."""
+    before = store.last_sequence(campaign.id)
+    plan_body["sides"][1]["side"] = plan_body["sides"][0]["side"]
+    response = umpire_api.post(f"/api/v1/campaigns/{campaign.id}/battles/", plan_body)
+    assert (response.status_code, response.json()["code"], response.json()["field"]) == (
+        400,
+        "battle.same_side",
+        "sides",
+    )
+    assert store.last_sequence(campaign.id) == before

@@ -10,7 +10,7 @@ from eventlog import store
 from eventlog.errors import StateConflict
 from eventlog.models import CommandRecord, Job
 from rosters import services
-from rosters.models import Force, Unit
+from rosters.models import Force, Trooper, Unit
 from rosters.replacements import replacements_request
 from tests.rosters.conftest import PLATOON, find_unit
 
@@ -77,3 +77,14 @@ def test_a_roll_waiting_for_the_server_holds_the_next_one_back(platoon, campaign
     with pytest.raises(StateConflict) as refused:
         replacements_request(campaign=campaign, platoon=platoon_unit, dice=[3], actor=umpire)
     assert (refused.value.code, refused.value.field) == ("replacements.in_flight", "unit")
+
+
+def test_renaming_a_trooper_through_the_service_function(platoon, campaign, umpire):
+    """The function's own keyword ``name`` once clashed with the command's name: a crash."""
+    trooper = Trooper.objects.filter(unit_id=find_unit(platoon, "1st Squad")["id"]).first()
+    assert trooper is not None
+    event = services.trooper_rename(
+        campaign=campaign, trooper=trooper, name="Cpl Hicks", reason="promoted", actor=umpire
+    )
+    assert (event.type, event.payload["name"]) == ("rosters.TrooperRenamed", "Cpl Hicks")
+    assert Trooper.objects.get(pk=trooper.pk).name == "Cpl Hicks"
