@@ -257,6 +257,25 @@ def _trait_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, 
     )
 
 
+def _rating_lost(
+    rows: Rows, event: StoredEvent, column: str, told: Callable[[dict[str, Any], str], str]
+) -> None:
+    """A unit's quality or resolve after its loss roll (FaD p.66 steps 3 and 4)."""
+    p = event.payload
+    if rows.get(Unit, p["unit_id"]) is None:
+        return
+    rows.update(Unit, p["unit_id"], **{column: p[f"{column}_after"]})
+    unit_history(
+        rows,
+        event,
+        p["unit_id"],
+        told(p, battle_name(rows, p["battle_id"])),
+        {column: [p[f"{column}_before"], p[f"{column}_after"]]},
+        battle_id=p["battle_id"],
+        dice=p["dice"],
+    )
+
+
 # A purchase's kind -> how the rosters tell it; reinforcement dice show in the pool's roll.
 _PURCHASES: dict[str, Callable[[Rows, StoredEvent, dict[str, Any], str, int], None]] = {
     "quality_step": _step_bought,
@@ -403,35 +422,11 @@ class FadAfterActionProjection(Projection):
 
     @Projection.handles("battles.FadQualityLossRolled")
     def quality_loss(rows: Rows, event: StoredEvent) -> None:
-        p = event.payload
-        if rows.get(Unit, p["unit_id"]) is None:
-            return
-        rows.update(Unit, p["unit_id"], quality=p["quality_after"])
-        unit_history(
-            rows,
-            event,
-            p["unit_id"],
-            fad_quality_loss(p, battle_name(rows, p["battle_id"])),
-            {"quality": [p["quality_before"], p["quality_after"]]},
-            battle_id=p["battle_id"],
-            dice=p["dice"],
-        )
+        _rating_lost(rows, event, "quality", fad_quality_loss)
 
     @Projection.handles("battles.FadResolveLossRolled")
     def resolve_loss(rows: Rows, event: StoredEvent) -> None:
-        p = event.payload
-        if rows.get(Unit, p["unit_id"]) is None:
-            return
-        rows.update(Unit, p["unit_id"], resolve=p["resolve_after"])
-        unit_history(
-            rows,
-            event,
-            p["unit_id"],
-            fad_resolve_loss(p, battle_name(rows, p["battle_id"])),
-            {"resolve": [p["resolve_before"], p["resolve_after"]]},
-            battle_id=p["battle_id"],
-            dice=p["dice"],
-        )
+        _rating_lost(rows, event, "resolve", fad_resolve_loss)
 
     @Projection.handles("battles.FadCampaignPointsSpent")
     def points_spent(rows: Rows, event: StoredEvent) -> None:
