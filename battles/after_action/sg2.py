@@ -7,6 +7,8 @@ of the injured, and the repair of damaged vehicles.
 
 from __future__ import annotations
 
+import uuid
+
 from battles.actions import dice_json
 from battles.after_action.context import AfterActionContext, register_after_action
 from battles.after_action.events import (
@@ -71,6 +73,8 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     """
     battle_id = ctx.battle.id
     out: list[EventPayload] = []
+    # Who was abandoned is read from the whole battle once, not again for each unit.
+    abandoned = abandoned_wounded(ctx.events)
     for participant in ctx.participants:
         unit = ctx.units[participant.unit_id]
         out.append(_quality_points(ctx, participant, unit))
@@ -79,7 +83,7 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
         # prompt name them so.
         with rolling_for(dice, str(unit.id)):
             withdrawal = _withdrawal_test(ctx, participant, unit, dice)
-            recoveries = _recover_injured(ctx, participant, unit, dice)
+            recoveries = _recover_injured(ctx, participant, unit, dice, abandoned)
         if withdrawal is not None:
             out.append(withdrawal)
         if recoveries:
@@ -230,7 +234,11 @@ def _withdrawal_test(
 
 
 def _recover_injured(
-    ctx: AfterActionContext, participant: Participant, unit: Unit, dice: DiceSource
+    ctx: AfterActionContext,
+    participant: Participant,
+    unit: Unit,
+    dice: DiceSource,
+    abandoned: set[uuid.UUID],
 ) -> list[Recovery]:
     """Step 4: the unit's injured, in roster order (P.39, P.61): those recovered from the
     battle roll; those left with the enemy are taken prisoner; the rest are the umpire's."""
@@ -245,7 +253,6 @@ def _recover_injured(
     # Which casualties count as recovered (AMBIG-26, option recovered_casualties): read from
     # where the battle left each one (battles.after_action.sg2_casualties).
     injured = [t for t in troopers if TrooperStatus(t.status) in INJURED]
-    abandoned = abandoned_wounded(ctx.events) if injured else set()
     out = []
     for trooper in injured:
         status = TrooperStatus(trooper.status)
