@@ -20,29 +20,14 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_stream, require_status
-from campaigns.events import DieRoll
 from campaigns.models import Campaign
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision
 from eventlog.errors import CommandError, NotFound, StateConflict
 from rosters.models import Trooper, Unit, Vehicle
-from rules.dice import DiceSource, Roll, rolling_for
+from rules.dice import DiceSource, rolling_for
 from rules.options import parse_options
 from rules.rulesets import Ruleset
-
-
-def dice_json(rolls: Sequence[Roll]) -> list[DieRoll]:
-    """Rolls as they are stored in events: die, face, purpose, source and seeded counter."""
-    return [
-        DieRoll(
-            die=roll.die.value,
-            result=roll.result,
-            purpose=roll.purpose,
-            source=roll.source.value,
-            counter=roll.counter,
-        )
-        for roll in rolls
-    ]
 
 
 @dataclass

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from eventlog.catalogue import EventPayload, event_type
+from rules.dice import Roll
 
 Die = Literal[4, 6, 8, 10, 12]
 Role = Literal["umpire", "player", "observer"]
@@ -22,12 +24,31 @@ class DieRoll(EventPayload):
     purpose: str = Field(min_length=1, max_length=200)
     source: Literal["server", "table"]
     counter: int | None = Field(default=None, ge=0, description="Index in the seeded stream.")
+    moot: bool = Field(
+        default=False,
+        description="Rolled because the book says to, though no face could change the outcome.",
+    )
 
     @model_validator(mode="after")
     def _face_fits_die(self) -> DieRoll:
         if self.result > self.die:
             raise ValueError(f"a d{self.die} cannot show {self.result}")
         return self
+
+
+def dice_json(rolls: Iterable[Roll]) -> list[DieRoll]:
+    """Rolls as events store them: die, face, purpose, source, seeded counter, and moot."""
+    return [
+        DieRoll(
+            die=roll.die.value,
+            result=roll.result,
+            purpose=roll.purpose,
+            source=roll.source.value,
+            counter=roll.counter,
+            moot=roll.moot,
+        )
+        for roll in rolls
+    ]
 
 
 @event_type("campaigns.CampaignCreated", stream="campaign")

@@ -40,11 +40,12 @@ def refuse_control_characters(value: Any, where: str, code: str) -> None:
             refuse_control_characters(item, f"{where}.{index}" if where else str(index), code)
 
 
-def table_dice(dice: EnteredDice) -> TableDice | KeyedDice:
-    """The table's dice as the rules read them: in order, or keyed by whom they are for."""
+def table_dice(dice: EnteredDice, *, moot: bool = False) -> TableDice | KeyedDice:
+    """The table's dice as the rules read them: in order, or keyed by whom they are for; with
+    ``moot``, including dice the book rolls though they cannot matter (rules.dice.roll_moot)."""
     faces = [entry for entry in dice if not isinstance(entry, Mapping)]
     if len(faces) == len(dice):
-        return TableDice(faces)
+        return TableDice(faces, moot=moot)
     keyed = []
     for index, entry in enumerate(dice):
         if not isinstance(entry, Mapping):
@@ -54,7 +55,7 @@ def table_dice(dice: EnteredDice) -> TableDice | KeyedDice:
                 field=f"dice.{index}",
             )
         keyed.append(_keyed_face(entry, index))
-    return KeyedDice(keyed)
+    return KeyedDice(keyed, moot=moot)
 
 
 def _keyed_face(entry: Mapping[str, Any], index: int) -> KeyedFace:

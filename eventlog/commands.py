@@ -19,6 +19,7 @@ client's ``Idempotency-Key`` replays the original response. See docs/adr/0010-co
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import uuid
@@ -43,10 +44,12 @@ from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput
 from eventlog.models import CommandRecord, Job
 from eventlog.store import NewEvent, StoredEvent
 from rules.dice import (
+    DiceError,
     DiceNeed,
     DiceSource,
     PromptDice,
 )
+from rules.errors import RuleError
 
 MAX_IDEMPOTENCY_KEY = 200
 
@@ -343,13 +346,37 @@ def _decide_and_append(
     if cmd.rolls_dice and dice is None:
         job = _job_record(ctx, cmd.name, params, command_id)
         return Outcome(command_id=command_id, job=job, status=202)
-    table = table_dice(dice) if dice is not None else None
     with rules_refusals():
-        decision = cmd.decide(ctx, state, params, table)
-        if table is not None:
-            table.ensure_all_used()
+        decision = _decide(cmd, ctx, state, params, dice)
     events = _append(ctx, decision, command_id=command_id, name=cmd.name)
     return Outcome(command_id=command_id, events=events, result=decision.result, status=201)
+
+
+def _decide(
+    cmd: Command[Any, Any],
+    ctx: CommandContext,
+    state: Any,
+    params: BaseModel,
+    dice: EnteredDice | None,
+) -> Decision:
+    """Decide with the table's dice when it gave some. The table may also have rolled the dice
+    the book rolls though they cannot matter (rules.dice.roll_moot): when faces are left over
+    without them, the decision is taken again with those dice among the faces; if that fails
+    too, the first refusal stands."""
+    if dice is None:
+        return cmd.decide(ctx, state, params, None)
+    table = table_dice(dice)
+    decision = cmd.decide(ctx, state, params, table)
+    try:
+        table.ensure_all_used()
+    except DiceError as left_over:
+        with_moot = table_dice(dice, moot=True)
+        try:
+            decision = cmd.decide(ctx, state, params, with_moot)
+            with_moot.ensure_all_used()
+        except (RuleError, CommandError):
+            raise left_over from None
+    return decision
 
 
 def _append(
@@ -481,12 +508,19 @@ def prompt(
     if not cmd.rolls_dice:
         raise CommandError("dice.not_used", f"{name} rolls no dice.", field="dice")
     parsed = parse_params(cmd, params)
-    dice_prompt = PromptDice(dice)
     with transaction.atomic():
         ctx = CommandContext(campaign_id=campaign_id, actor_id=actor_id)
         state = cmd.load(ctx, parsed)
         with rules_refusals():
             cmd.check(ctx, state, parsed)
+            dice_prompt = PromptDice(dice)
             cmd.decide(ctx, state, parsed, dice_prompt)
+            if dice_prompt.left_over and any(need.moot for need in dice_prompt.needs):
+                # As the runner does: faces left over may be the dice that cannot matter.
+                with_moot = PromptDice(dice, moot=True)
+                with contextlib.suppress(RuleError, CommandError):
+                    cmd.decide(ctx, state, parsed, with_moot)
+                    if not with_moot.left_over:
+                        dice_prompt = with_moot
         transaction.set_rollback(True)
     return Prompt(needs=dice_prompt.needs, complete=dice_prompt.complete)

@@ -183,7 +183,9 @@ class AfterActionProjection(Projection):
         unit = rows.get(Unit, p["unit_id"])
         if unit is None:
             return
-        if p["needed"] is None:
+        if p["needed"] is None and p["dice"]:
+            test = f"cannot pass the withdrawal test ({faces(p['dice'])} rolled all the same)"
+        elif p["needed"] is None:
             test = "cannot pass the withdrawal test (no die)"
         else:
             test = f"withdrawal test {faces(p['dice'])} needed {p['needed']}+"

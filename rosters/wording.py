@@ -168,6 +168,8 @@ def fad_quality_loss(p: dict[str, Any], battle: str) -> str:
     """A ``battles.FadQualityLossRolled``: the unit's quality after ``battle``'s replacements."""
     before, after = capitalised(p["quality_before"]), capitalised(p["quality_after"])
     verdict = f"drops from {before} to {after}" if before != after else f"stays {before}"
+    if any(die.get("moot") for die in p["dice"]):
+        verdict += f", {before} cannot drop lower"
     return (
         f"After {battle}: {p['replacements']} replacements of {p['measured_against']}, "
         f"quality loss {faces(p['dice'])}: {verdict}."

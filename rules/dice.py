@@ -8,6 +8,7 @@ campaign seed; the table source replays the dice the players rolled and the umpi
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import hashlib
 import hmac
@@ -49,6 +50,8 @@ class Roll:
     source: RollSource = RollSource.SERVER
     # Position of the roll in its seeded stream, so anyone holding the seed can recompute it.
     counter: int | None = None
+    # Rolled because the book says to roll, though no face could change the outcome.
+    moot: bool = False
 
 
 class DiceSource(Protocol):
@@ -98,15 +101,35 @@ class EnteredDie:
     die: Die | None = None
 
 
+def roll_moot(dice: DiceSource, die: Die, purpose: str) -> Roll | None:
+    """A die the book says to roll although no face can change the outcome: a Green squad's
+    replacement check, a Rabble unit's quality loss, the withdrawal test from the sixth battle on.
+
+    The procedure decides without it. A table source that was given such dice (``moot=True``)
+    hands the face over, to be recorded with ``moot`` set; the prompt lists the die as one the
+    table may roll; any other source, the server's included, rolls nothing (``None``).
+    """
+    moot = getattr(dice, "roll_moot", None)
+    return None if moot is None else moot(die, purpose)
+
+
 class TableDice:
     """Replays dice rolled at the table, in the order the procedure asks for them.
 
     Every face is checked against the die the procedure asks for, and an entered die type must be
     the one asked for. Running out of entered dice, or leaving some unused (see
-    :meth:`ensure_all_used`), is an error: the umpire entered the wrong number of dice.
+    :meth:`ensure_all_used`), is an error: the umpire entered the wrong number of dice. With
+    ``moot`` the entered dice include those the book rolls though they cannot matter
+    (:func:`roll_moot`), in their place in the order; without it, those dice are not expected.
     """
 
-    def __init__(self, entered: Iterable[EnteredDie | tuple[Die | int, int] | int]) -> None:
+    def __init__(
+        self,
+        entered: Iterable[EnteredDie | tuple[Die | int, int] | int],
+        *,
+        moot: bool = False,
+    ) -> None:
+        self.moot = moot
         self._entered: list[EnteredDie] = []
         for index, item in enumerate(entered):
             if isinstance(item, EnteredDie):
@@ -148,6 +171,11 @@ class TableDice:
         check_face(die, entry.result, index=index)
         self._next += 1
         return Roll(die=die, result=entry.result, purpose=purpose, source=RollSource.TABLE)
+
+    def roll_moot(self, die: Die, purpose: str) -> Roll | None:
+        if not self.moot:
+            return None
+        return dataclasses.replace(self.roll(die, purpose), moot=True)
 
     def ensure_all_used(self) -> None:
         """Refuse dice that were entered but that the procedure never needed."""
@@ -212,10 +240,13 @@ class KeyedDice(_Attributed):
     umpire typed them in does not matter across subjects. Each subject's faces are used in the
     order they were entered; a face entered with a purpose goes only to a roll for that purpose.
     A roll for a trooper within his unit takes a face entered for the trooper, or else one entered
-    for the unit. Faces entered for no subject go to rolls made for none."""
+    for the unit. Faces entered for no subject go to rolls made for none. With ``moot``, a die
+    the book rolls though it cannot matter (:func:`roll_moot`) takes a face if one was entered
+    for it, and is simply not rolled otherwise."""
 
-    def __init__(self, entered: Iterable[KeyedFace]) -> None:
+    def __init__(self, entered: Iterable[KeyedFace], *, moot: bool = False) -> None:
         super().__init__()
+        self.moot = moot
         self._entered = list(entered)
         for index, entry in enumerate(self._entered):
             if entry.die is not None:
@@ -242,6 +273,11 @@ class KeyedDice(_Attributed):
             f"A {die.label} is needed{whom} for {purpose}, but none was entered{whom}.",
             index=len(self._entered),
         )
+
+    def roll_moot(self, die: Die, purpose: str) -> Roll | None:
+        if not self.moot or self._match(purpose) is None:
+            return None
+        return dataclasses.replace(self.roll(die, purpose), moot=True)
 
     def _match(self, purpose: str) -> int | None:
         """The first unused face for this roll: entered for the innermost subject, else for an
@@ -284,34 +320,61 @@ class DiceNeed:
     result: int | None
     assumed: bool
     within: tuple[str, ...] = ()
+    moot: bool = False
 
 
 class PromptDice(_Attributed):
     """The dice prompt: follows a procedure with the faces entered so far and records every die
     it asks for. Past the entered faces it answers 1 and marks what follows as assumed, so one
-    call lists every die as far as it can be known."""
+    call lists every die as far as it can be known.
 
-    def __init__(self, entered: Iterable[int] = ()) -> None:
+    Dice the book rolls though they cannot matter (:func:`roll_moot`) are listed with ``moot``
+    set; they take an entered face only with ``moot`` (the umpire typed them in their place)."""
+
+    def __init__(self, entered: Iterable[int] = (), *, moot: bool = False) -> None:
         super().__init__()
         self._entered = list(entered)
+        self.moot = moot
         self.needs: list[DiceNeed] = []
+        self._taken = 0
 
     def roll(self, die: Die, purpose: str) -> Roll:
-        index = len(self.needs)
-        known = index < len(self._entered)
-        assumed = any(need.result is None for need in self.needs)
+        return self._need(die, purpose, moot=False)
+
+    def roll_moot(self, die: Die, purpose: str) -> Roll | None:
+        roll = self._need(die, purpose, moot=True)
+        return roll if roll.moot else None
+
+    def _need(self, die: Die, purpose: str, *, moot: bool) -> Roll:
+        index = self._taken
+        takes_face = not moot or self.moot
+        known = takes_face and index < len(self._entered)
+        assumed = any(need.result is None and not need.moot for need in self.needs)
         if known:
             check_face(die, self._entered[index], index=index)
+        if takes_face:
+            self._taken += 1
         face = self._entered[index] if known else None
         within = tuple(self.subjects[:-1])
-        self.needs.append(DiceNeed(die, purpose, self.subject, face, assumed, within))
-        return Roll(die=die, result=face or 1, purpose=purpose, source=RollSource.TABLE)
+        self.needs.append(DiceNeed(die, purpose, self.subject, face, assumed, within, moot))
+        return Roll(
+            die=die,
+            result=face or 1,
+            purpose=purpose,
+            source=RollSource.TABLE,
+            moot=moot and face is not None,
+        )
+
+    @property
+    def left_over(self) -> bool:
+        """More faces were entered than the procedure took."""
+        return len(self._entered) > self._taken
 
     @property
     def complete(self) -> bool:
-        """Every die the procedure asked for had a face, and no entered face was left over."""
-        return len(self._entered) == len(self.needs) and all(
-            need.result is not None for need in self.needs
+        """Every die that matters had a face, and no entered face was left over."""
+        return not self.left_over and all(
+            need.result is not None for need in self.needs if not need.moot
         )
 
 

@@ -23,7 +23,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.actions import dice_json
 from battles.after_action.context import AfterActionContext, register_after_action
 from battles.after_action.fad_events import (
     LOSSES_RECORDED,
@@ -47,6 +46,7 @@ from battles.after_action.fad_roster import (
 )
 from battles.models import Participant
 from battles.services import battle_stream
+from campaigns.events import dice_json
 from eventlog import store
 from eventlog.catalogue import EventPayload
 from eventlog.errors import RuleViolation
@@ -348,7 +348,7 @@ def _quality_step(
         campaign_half_strength_basis=options.campaign_half_strength_basis,
         campaign_quality_loss_vehicles=options.campaign_quality_loss_vehicles,
     )
-    if not outcome.rolled:
+    if not outcome.rolls:
         return []
     by_initial = options.campaign_half_strength_basis == "initial_strength"
     return [

@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from pydantic import Field
 
-from battles.actions import dice_json
 from battles.after_action.fad_events import (
     REINFORCEMENTS_ROLLED,
     NewSquadRecord,
@@ -33,6 +32,7 @@ from battles.after_action.fad_roster import (
     present,
     require_fad,
 )
+from campaigns.events import dice_json
 from campaigns.models import Campaign
 from eventlog import commands, store
 from eventlog.commands import Command, CommandContext, Decision, Params

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import uuid
 
-from battles.actions import dice_json
 from battles.after_action.context import AfterActionContext, register_after_action
 from battles.after_action.events import (
     CasualtiesRecovered,
@@ -22,6 +21,7 @@ from battles.after_action.events import (
 )
 from battles.after_action.sg2_casualties import abandoned_wounded, fate_of_casualty
 from battles.models import Participant
+from campaigns.events import dice_json
 from eventlog.catalogue import EventPayload
 from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
@@ -227,7 +227,7 @@ def _withdrawal_test(
         battle_id=ctx.battle.id,
         unit_id=unit.id,
         battles_since_rest=battles,
-        needed=battles + 1 if test.rolls else None,
+        needed=test.needed,
         unfit=test.unfit,
         dice=dice_json(test.rolls),
     )

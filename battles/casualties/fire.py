@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.casualties.events import CasualtiesResolved, PotentialHitRecord, TrooperCasualty
 from battles.casualties.state import (
     FIGURE_STATE,
@@ -25,6 +25,7 @@ from battles.casualties.state import (
     status_of,
     trooper_casualty,
 )
+from campaigns.events import dice_json
 from eventlog.errors import CommandError
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus

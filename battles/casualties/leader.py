@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.casualties.events import LeaderCasualtyResolved, TrooperCasualty
 from battles.casualties.state import (
     DOWN,
@@ -21,6 +21,7 @@ from battles.casualties.state import (
     trooper_casualty,
 )
 from battles.models import Participant
+from campaigns.events import dice_json
 from eventlog.errors import CommandError, StateConflict
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperRole, TrooperStatus

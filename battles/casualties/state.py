@@ -12,9 +12,10 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from battles.actions import BattleContext, dice_json
+from battles.actions import BattleContext
 from battles.casualties.events import LEADER_CASUALTY_EVENT, TrooperCasualty
 from battles.services import battle_stream
+from campaigns.events import dice_json
 from eventlog import store
 from eventlog.errors import CommandError, StateConflict
 from eventlog.projections import voids

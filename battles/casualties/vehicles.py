@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.casualties.events import VEHICLE_HIT_EVENT, OccupantRecord, TrooperCasualty, VehicleHit
 from battles.casualties.state import (
     DieFaces,
@@ -23,6 +23,7 @@ from battles.casualties.state import (
     trooper_casualty,
 )
 from battles.models import Participant
+from campaigns.events import dice_json
 from eventlog.errors import CommandError, StateConflict
 from rosters.models import Trooper, Vehicle
 from rosters.vocabulary import VehicleState

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.medical.events import (
     CasevacArrived,
     CasevacCalled,
@@ -25,6 +25,7 @@ from battles.medical.events import (
 )
 from battles.models import BattleSide, Participant
 from battles.morale import command_level
+from campaigns.events import dice_json
 from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus

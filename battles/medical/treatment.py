@@ -8,8 +8,9 @@ from typing import Any
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.medical.events import CasualtiesTreated, Treatment
+from campaigns.events import dice_json
 from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperRole, TrooperStatus

@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.models import Participant
-from campaigns.events import DieRoll
+from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import CommandError
 from rosters.models import Unit

@@ -7,10 +7,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from battles.actions import BattleAction, BattleContext, Params, battle_action, dice_json
+from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.models import Participant
 from battles.morale.confidence import unit_morale
-from campaigns.events import DieRoll
+from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper, Unit

@@ -169,6 +169,7 @@ def dice_prompt(
                     "within": list(need.within),
                     "face": need.result,
                     "assumed": need.assumed,
+                    "moot": need.moot,
                 }
                 for need in found.needs
             ],

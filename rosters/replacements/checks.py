@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaigns.events import DieRoll
+from campaigns.events import dice_json
 from campaigns.models import Campaign
 from eventlog.commands import CommandContext
 from eventlog.errors import CommandError, NotFound, RuleViolation, StateConflict
@@ -27,7 +27,7 @@ from rosters.replacements.ledger import (
 )
 from rosters.replacements.rounds import UnitBattles, formation_tree, unit_battles
 from rosters.vocabulary import TrooperStatus, UnitKind, UnitStatus
-from rules.dice import DiceSource, Roll
+from rules.dice import DiceSource
 from rules.options import parse_options
 from rules.rulesets import definition
 from rules.sg2.campaign import (
@@ -43,20 +43,6 @@ from rules.sg2.replacements import (
     distribute_replacements,
 )
 from rules.sg2.scales import Quality
-
-
-def dice_json(rolls: Sequence[Roll]) -> list[DieRoll]:
-    # The same shape as battle dice (battles.actions.dice_json); rosters does not import battles.
-    return [
-        DieRoll(
-            die=roll.die.value,
-            result=roll.result,
-            purpose=roll.purpose,
-            source=roll.source.value,
-            counter=roll.counter,
-        )
-        for roll in rolls
-    ]
 
 
 @dataclass(frozen=True)

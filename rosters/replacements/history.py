@@ -56,19 +56,31 @@ def check_text(check: Mapping[str, Any], count: int) -> str:
         return "no quality to check"
     if (check.get("counted") or count) > count:
         return _counted_by_earlier_check(check, count)
-    if check["dice"]:
+    # A die the book rolls though it cannot matter (P.60): recorded, and said so.
+    moot = check["dice"][0] if check["dice"] and check["dice"][0].get("moot") else None
+    if check["dice"] and moot is None:
         face = check["dice"][0]["result"]
         outcome = f"{before} to {after}" if check["dropped"] else f"stays {before}"
         return (
             f"quality check d{check['die']} {face} with {_plural(count, 'replacement')}: {outcome}"
         )
-    if check["die"] is not None:
+    if check["die"] is not None and check["dropped"]:
+        how = (
+            f"whatever the die shows (d{check['die']} {moot['result']})"
+            if moot
+            else "without a roll"
+        )
         return (
-            f"{_plural(count, 'replacement')} against a d{check['die']} drop it without a roll: "
+            f"{_plural(count, 'replacement')} against a d{check['die']} drop it {how}: "
             f"{before} to {after}"
         )
     if members == 0:
         return f"no one left to absorb them, so the squad is re-formed: {before} to {after}"
+    if moot is not None:
+        return (
+            f"quality check d{check['die']} {moot['result']} cannot matter: {before} units do "
+            "not drop further"
+        )
     return f"no quality check: {before} units do not drop further"
 
 

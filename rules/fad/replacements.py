@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.dice import DiceSource, Die, Roll
+from rules.dice import DiceSource, Die, Roll, roll_moot
 from rules.errors import RuleError
 from rules.fad.scales import Quality, Resolve
 
@@ -269,11 +269,13 @@ def quality_loss(
     newcomers = replacements_received
     if campaign_quality_loss_counts_reinforcements:
         newcomers += reinforcements_received
-    must_roll = (
-        2 * newcomers >= strength
-        and quality > Quality.RABBLE
-        and (campaign_quality_loss_vehicles or not is_vehicle)
-    )
+    must_roll = 2 * newcomers >= strength and (campaign_quality_loss_vehicles or not is_vehicle)
+    if must_roll and quality is Quality.RABBLE:
+        # The book rolls for a Rabble unit all the same (p.66); it cannot drop lower.
+        moot = roll_moot(dice, Die.D6, "quality loss")
+        return QualityLoss(
+            before=quality, after=quality, rolled=False, rolls=(moot,) if moot else ()
+        )
     if not must_roll:
         return QualityLoss(before=quality, after=quality, rolled=False, rolls=())
     roll = dice.roll(Die.D6, "quality loss")

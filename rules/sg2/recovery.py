@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules.dice import DiceSource, Die, Roll
+from rules.dice import DiceSource, Die, Roll, roll_moot
 from rules.errors import RuleError
 from rules.sg2.campaign import (
     DEFAULT_FIELD_DOUBLING,
@@ -137,6 +137,13 @@ class WithdrawalTest:
     unfit: bool
     rolls: tuple[Roll, ...]
 
+    @property
+    def needed(self) -> int | None:
+        """The D6 score that passes: above the battles fought; none from the sixth battle on."""
+        if not self.tested or self.battles_since_rest >= Die.D6.value:
+            return None
+        return self.battles_since_rest + 1
+
 
 def exhausted_withdrawal_test(
     *,
@@ -151,15 +158,19 @@ def exhausted_withdrawal_test(
     rolls a D6 after the battle; a score less than or equal to the TOTAL number of actions fought
     since the last R&R period makes it unfit: it MUST be withdrawn until recovered, or it
     disintegrates. Units that did not fight as EXHAUSTED are not tested; from six battles on the
-    test cannot be passed and no die is rolled. Option ``exhausted_withdrawal_test`` (true).
+    test cannot be passed: its die is moot (:func:`rules.dice.roll_moot`). Option
+    ``exhausted_withdrawal_test`` (true).
     """
     fatigue_in_battle = Fatigue(fatigue_in_battle)
     require_count("Battles since the last R&R period", battles_since_rest, minimum=1)
     if not exhausted_withdrawal_test or fatigue_in_battle is not Fatigue.EXHAUSTED:
         return WithdrawalTest(False, battles_since_rest, unfit=False, rolls=())
+    purpose = f"exhausted unit fit to fight on after {battles_since_rest} battles"
     if battles_since_rest >= Die.D6.value:
-        return WithdrawalTest(True, battles_since_rest, unfit=True, rolls=())
-    roll = dice.roll(Die.D6, f"exhausted unit fit to fight on after {battles_since_rest} battles")
+        # No face passes the test (P.61); the table may roll it all the same.
+        moot = roll_moot(dice, Die.D6, purpose)
+        return WithdrawalTest(True, battles_since_rest, unfit=True, rolls=(moot,) if moot else ())
+    roll = dice.roll(Die.D6, purpose)
     return WithdrawalTest(
         True, battles_since_rest, unfit=roll.result <= battles_since_rest, rolls=(roll,)
     )

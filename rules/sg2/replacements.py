@@ -9,7 +9,7 @@ import enum
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from rules.dice import DiceSource, Die, Roll
+from rules.dice import DiceSource, Die, Roll, roll_moot
 from rules.errors import RuleError
 from rules.sg2.campaign import (
     DEFAULT_FIELD_DOUBLING,
@@ -240,9 +240,10 @@ def check_quality_after_replacements(
     true). ELITE units normally get no ordinary replacements (option
     ``elite_accepts_ordinary_replacements``, false: refused); if they do, they are checked as any
     other. If the unit rose this round, a drop leaves its improvement points used up (P.60).
-    One roll, or none when nothing can change or the drop is certain (replacements at least the
-    die's faces). A unit with no existing members is re-formed from the new soldiers at GREEN at
-    best (the book is silent; the digest's reading).
+    One roll; when nothing can change (at the floor) or the drop is certain (replacements at
+    least the die's faces) the book's die is moot (:func:`rules.dice.roll_moot`). A unit with
+    no existing members is re-formed from the new soldiers at GREEN at best (the book is
+    silent; the digest's reading).
     One check per unit for all the new men it receives between battles (P.60: "the number of
     replacements being assigned"): with an ``earlier`` check since its last battle, nothing is
     rolled; the earlier score is compared with all the men, and a unit already dropped stays.
@@ -286,12 +287,14 @@ def check_quality_after_replacements(
         )
     if strength == 0:
         return outcome(min(quality, Quality.GREEN), None, ())
-    if quality <= floor:
-        return outcome(quality, None, ())
     die = strength_die(strength)
-    if replacements >= die.value:
-        return outcome(Quality(quality - 1), die, ())
-    roll = dice.roll(die, f"quality check for {replacements} replacements joining {strength}")
+    purpose = f"quality check for {replacements} replacements joining {strength}"
+    if quality <= floor or replacements >= die.value:
+        # The book rolls the die all the same (P.60); no face changes the outcome.
+        after = quality if quality <= floor else Quality(quality - 1)
+        moot = roll_moot(dice, die, purpose)
+        return outcome(after, die, (moot,) if moot else ())
+    roll = dice.roll(die, purpose)
     after = Quality(quality - 1) if roll.result <= replacements else quality
     return outcome(after, die, (roll,))
 

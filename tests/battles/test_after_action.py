@@ -114,19 +114,28 @@ def refused(api, campaign, url, body, status, code) -> None:
     assert store.last_sequence(campaign.id) == before
 
 
-def test_the_books_exhausted_unit_kept_in_the_line(setup, umpire_api):
+@pytest.mark.parametrize("sixth_battle_dice", [[], [3, 5]])
+def test_the_books_exhausted_unit_kept_in_the_line(setup, umpire_api, sixth_battle_dice):
     """SG2 P.61 worked example: a Fresh unit is Tired after battle 1 and Exhausted after
     battle 2. Sent straight into battle 3 it fights Exhausted and rolls a D6 with 3 battles
     counted: 4-6 carries on. Kept in for battle 4 it needs 5-6, after battle 5 a 6, and after a
-    sixth battle it cannot pass (6 <= 6): no die is rolled and it is withdrawn."""
+    sixth battle it cannot pass (6 <= 6): no die is needed and it is withdrawn. An umpire who
+    rolls the sixth battle's dice all the same has them recorded, not refused."""
     campaign, forces, alpha, red = setup
     # Red, Fresh too, tests alongside from battle 3: its die (a 6) follows Alpha's.
-    dice_by_battle = {1: [], 2: [], 3: [4, 6], 4: [5, 6], 5: [6, 6], 6: []}
+    dice_by_battle = {1: [], 2: [], 3: [4, 6], 4: [5, 6], 5: [6, 6], 6: sixth_battle_dice}
     needed = {3: 4, 4: 5, 5: 6, 6: None}
     fatigue = {1: ("fresh", "tired"), 2: ("tired", "exhausted")}
     for n, dice in dice_by_battle.items():
         url = start(umpire_api, campaign, forces, [alpha, red], name=f"Battle {n}", day=n)
         end(umpire_api, url)
+        if n == 6:
+            prompt = umpire_api.get(f"{url}after-action/").json()
+            assert [(d["for"], d["die"], d["moot"]) for d in prompt["dice"]] == [
+                (str(alpha.id), 6, True),
+                (str(red.id), 6, True),
+            ]
+            assert prompt["complete"] is True
         events = after_action(umpire_api, url, dice)
         (dropped,) = [p for p in of_type(events, "battles.UnitFatigueDropped")
                       if p["unit_id"] == str(alpha.id)]  # fmt: skip
@@ -144,6 +153,7 @@ def test_the_books_exhausted_unit_kept_in_the_line(setup, umpire_api):
         assert test["needed"] == needed[n]
         assert [d["result"] for d in test["dice"]] == dice[:1]
         assert all(d["source"] == "table" for d in test["dice"])
+        assert all(d["moot"] is (n == 6) for d in test["dice"])
         assert test["unfit"] is (n == 6)
         alpha.refresh_from_db()
         assert alpha.status == ("withdrawn" if n == 6 else "in_the_line")
@@ -159,7 +169,8 @@ def test_the_books_exhausted_unit_kept_in_the_line(setup, umpire_api):
         "Exhausted after battle 3: withdrawal test d6 4 needed 4+: passed, it stays in the line.",
         "Exhausted after battle 4: withdrawal test d6 5 needed 5+: passed, it stays in the line.",
         "Exhausted after battle 5: withdrawal test d6 6 needed 6+: passed, it stays in the line.",
-        "Exhausted after battle 6: cannot pass the withdrawal test (no die): withdrawn, unfit "
+        "Exhausted after battle 6: cannot pass the withdrawal test "
+        f"({'d6 3 rolled all the same' if sixth_battle_dice else 'no die'}): withdrawn, unfit "
         "for combat.",
     ]
     # Withdrawn, it cannot be sent into a seventh battle until R&R restores it (P.61).

@@ -331,6 +331,58 @@ def test_infantry_replacements_and_quality_loss(
     assert squad1.resolve == "steady"
 
 
+@pytest.mark.parametrize("dice", [[5, 4], [5, 2, 4]])
+def test_a_rabble_units_quality_loss_die_may_be_rolled_as_the_book_says(umpire_api, umpire, dice):
+    """FaD p.66: a Rabble unit that took half its strength in replacements rolls quality loss,
+    though it cannot drop lower. The Militia (Rabble, 5) loses 3: d6 5, all 3 replaced, then
+    resolve d6 4. The quality die may be left out or entered in its place (a 2): recorded as
+    moot, and the unit stays Rabble either way."""
+    campaign = campaign_for(umpire, name="Rabble", ruleset="fad")
+    rabble = INSURGENTS.replace("quality: conscript", "quality: rabble")
+    rabble = rabble[: rabble.index("    vehicles:")]
+    for text in ((EXAMPLES / PLATOON).read_text(), rabble):
+        response = umpire_api.post(f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": text})
+        assert response.status_code == 201, response.json()
+    forces = {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
+    militia = unit(forces["Insurgents"], "Militia Squad")
+    planned = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/battles/",
+        {"name": "Culvert", "day": 1, "sides": [
+            {"side": side, "force_ids": [str(forces[side].id)]}
+            for side in ("Insurgents", "Federation")
+        ]},
+    )  # fmt: skip
+    assert planned.status_code == 201, planned.json()
+    url = f"/api/v1/battles/{planned.json()['id']}/"
+    # A Federation squad that loses nobody rolls nothing after the action.
+    committed = [militia, unit(forces["Federation"], "Rifle Squad 1")]
+    response = umpire_api.post(f"{url}commit/", {"unit_ids": [str(u.id) for u in committed]})
+    assert response.status_code == 200, response.json()
+    assert umpire_api.post(f"{url}start/").status_code == 200
+    losses(umpire_api, url, militia, killed=members(militia)[2:5])
+    end(umpire_api, url, winner="Insurgents")
+    needs = umpire_api.get(f"{url}after-action/", {"dice": "5"}).json()["dice"]
+    assert [(d["purpose"], d["moot"]) for d in needs if d["for"] == str(militia.id)][1] == (
+        "quality loss",
+        True,
+    )
+    response = after_action(umpire_api, url, dice)
+    assert response.status_code == 201, response.json()
+    losses_rolled = [e["payload"] for e in response.json()["events"]
+                     if e["type"] == "battles.FadQualityLossRolled"]  # fmt: skip
+    assert [[(d["result"], d["moot"]) for d in p["dice"]] for p in losses_rolled] == (
+        [[(2, True)]] if len(dice) == 3 else []
+    )
+    if len(dice) == 3:
+        assert (
+            "After Culvert: 3 replacements of 5, quality loss d6 2: stays Rabble, Rabble cannot "
+            "drop lower." in history(militia)
+        )
+    militia.refresh_from_db()
+    assert militia.quality == "rabble"
+    assert present(militia) == 5
+
+
 def test_losses_are_named_by_the_umpire_and_checked(umpire_api, campaign, forces, battle):
     squad1 = unit(forces["Federation"], "Rifle Squad 1")
     rs1 = members(squad1)

@@ -15,12 +15,11 @@ from battles.actions import (
     BattleContext,
     Params,
     battle_action,
-    dice_json,
     unregister_battle_action,
 )
 from battles.after_action import register_after_action
 from battles.after_action.context import RULES, AfterActionContext
-from campaigns.events import DieRoll
+from campaigns.events import DieRoll, dice_json
 from eventlog import store
 from eventlog.catalogue import EventPayload, event_type
 from rosters.models import Force, Unit

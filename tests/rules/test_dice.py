@@ -31,6 +31,7 @@ from rules.dice import (
     face_from_words,
     multiple_opposed,
     open_shift_die,
+    roll_moot,
     rolling_for,
     seed_commitment,
     seeded_face,
@@ -624,3 +625,66 @@ def test_the_prompt_names_the_unit_a_troopers_die_is_within():
     with rolling_for(prompt, "alpha"), rolling_for(prompt, "pte-fox"):
         prompt.roll(Die.D6, "recovery")
     assert prompt.needs == [DiceNeed(Die.D6, "recovery", "pte-fox", None, False, ("alpha",))]
+
+
+# --- Dice the book rolls though they cannot matter -------------------------------------------
+
+
+def test_a_moot_die_is_not_taken_from_dice_that_were_not_entered_with_it():
+    table = TableDice([4])
+    assert roll_moot(table, Die.D6, "green squad's check") is None
+    assert table.roll(Die.D6, "next").result == 4
+    table.ensure_all_used()
+    assert roll_moot(SeededDice(b"seed", "x"), Die.D6, "green squad's check") is None
+
+
+def test_a_moot_die_entered_in_its_place_is_taken_and_marked():
+    table = TableDice([2, 5], moot=True)
+    moot = roll_moot(table, Die.D6, "green squad's check")
+    assert moot == Roll(Die.D6, 2, "green squad's check", RollSource.TABLE, moot=True)
+    assert table.roll(Die.D6, "next").result == 5
+    table.ensure_all_used()
+    with pytest.raises(DiceError) as impossible:
+        roll_moot(TableDice([7], moot=True), Die.D6, "check")
+    assert impossible.value.code == "dice.impossible"
+
+
+def test_keyed_moot_dice_are_taken_only_when_entered_for_them():
+    keyed = KeyedDice([KeyedFace(3, subject="alpha")], moot=True)
+    with rolling_for(keyed, "bravo"):
+        assert roll_moot(keyed, Die.D6, "check") is None
+    with rolling_for(keyed, "alpha"):
+        moot = roll_moot(keyed, Die.D6, "check")
+    assert moot is not None
+    assert (moot.result, moot.moot) == (3, True)
+    keyed.ensure_all_used()
+    plain = KeyedDice([KeyedFace(3, subject="alpha")])
+    with rolling_for(plain, "alpha"):
+        assert roll_moot(plain, Die.D6, "check") is None
+
+
+def test_the_prompt_lists_a_moot_die_without_needing_its_face():
+    prompt = PromptDice([4])
+    with rolling_for(prompt, "green"):
+        assert roll_moot(prompt, Die.D6, "check") is None
+    with rolling_for(prompt, "veteran"):
+        assert prompt.roll(Die.D8, "recovery").result == 4
+    assert prompt.needs == [
+        DiceNeed(Die.D6, "check", "green", None, assumed=False, moot=True),
+        DiceNeed(Die.D8, "recovery", "veteran", 4, assumed=False),
+    ]
+    assert prompt.complete
+    assert not prompt.left_over
+
+
+def test_the_prompt_takes_moot_faces_in_their_place_when_told_to():
+    prompt = PromptDice([6, 4], moot=True)
+    moot = roll_moot(prompt, Die.D6, "check")
+    assert moot is not None
+    assert (moot.result, moot.moot) == (6, True)
+    assert prompt.roll(Die.D8, "recovery").result == 4
+    assert prompt.complete
+    short = PromptDice([], moot=True)
+    assert roll_moot(short, Die.D6, "check") is None
+    assert short.complete
+    assert PromptDice([1, 2]).left_over

@@ -291,6 +291,18 @@ def test_rabble_cannot_drop_so_it_does_not_roll() -> None:
     assert (outcome.after, outcome.rolled) == (Quality.RABBLE, False)
 
 
+@pytest.mark.parametrize("face", range(1, 7))
+def test_a_rabble_units_die_rolled_as_the_book_says_is_recorded_as_moot(face: int) -> None:
+    outcome = quality_loss(
+        dice=TableDice([face], moot=True),
+        quality=Quality.RABBLE,
+        replacements_received=4,
+        initial_strength=8,
+    )
+    assert (outcome.after, outcome.rolled) == (Quality.RABBLE, False)
+    assert [(r.result, r.moot) for r in outcome.rolls] == [(face, True)]
+
+
 def test_elite_drops_to_regular() -> None:
     outcome = quality_loss(
         dice=TableDice([2]), quality=Quality.ELITE, replacements_received=5, initial_strength=10

@@ -250,6 +250,16 @@ def test_book_example_unit_pushed_through_battle_after_battle_p61() -> None:
     assert sixth.tested
     assert sixth.unfit
     assert sixth.rolls == ()
+    assert sixth.needed is None
+    # The table may roll the die all the same: no face passes, and it is kept as moot.
+    for face in range(1, 7):
+        rolled = exhausted_withdrawal_test(
+            dice=TableDice([face], moot=True),
+            fatigue_in_battle=Fatigue.EXHAUSTED,
+            battles_since_rest=battles,
+        )
+        assert rolled.unfit
+        assert [(r.result, r.moot) for r in rolled.rolls] == [(face, True)]
 
 
 def test_a_unit_that_did_not_fight_exhausted_is_not_tested() -> None:

@@ -318,6 +318,27 @@ def test_a_green_unit_does_not_drop_to_untrained_p61() -> None:
     assert outcome.rolls == ()
 
 
+@pytest.mark.parametrize(
+    ("quality", "existing", "replacements", "after"),
+    [(Quality.GREEN, 2, 1, Quality.GREEN), (Quality.VETERAN, 4, 4, Quality.REGULAR)],
+)
+def test_the_books_die_may_be_rolled_when_it_cannot_matter_p60(
+    quality: Quality, existing: int, replacements: int, after: Quality
+) -> None:
+    """A Green squad (which cannot drop) and a certain drop: the table may roll the d4 as the
+    book says; whatever it shows, the outcome is the same, and the face is recorded as moot."""
+    for face in range(1, 5):
+        outcome = check_quality_after_replacements(
+            dice=TableDice([face], moot=True),
+            quality=quality,
+            existing_members=existing,
+            replacements=replacements,
+        )
+        assert outcome.quality is after
+        assert outcome.die is Die.D4
+        assert [(r.result, r.moot) for r in outcome.rolls] == [(face, True)]
+
+
 def test_the_umpire_may_let_green_units_drop_to_untrained() -> None:
     outcome = check(Quality.GREEN, 4, 1, [1], green_never_drops_to_untrained=False)
     assert outcome.quality is Quality.UNTRAINED
