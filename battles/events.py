@@ -56,8 +56,12 @@ class CommittedUnit(EventPayload):
     unit_id: uuid.UUID
     side: str
     fatigue: Literal["fresh", "tired", "exhausted"] | None
-    starting_confidence: Literal["confident", "steady", "shaken"] | None
+    starting_confidence: Literal["confident", "steady", "shaken", "broken"] | None
     mission_motivation: Motivation
+    unsupplied_effect: Literal["fatigue_one_worse", "confidence_one_lower"] | None = Field(
+        default=None,
+        description="Without suitable supplies the unit started worse (SG2 P.60): how.",
+    )
 
 
 @event_type("battles.UnitsCommitted", stream="battle")

@@ -11,6 +11,12 @@ from eventlog.store import StoredEvent
 from rosters.projections import trooper_name, trooper_names, unit_name
 from rosters.wording import label
 
+# SG2 P.60: what being short of supplies did to a unit's start (option unsupplied_effect).
+_UNSUPPLIED_WORDS = {
+    "confidence_one_lower": " (short of supplies: one confidence level lower)",
+    "fatigue_one_worse": " (short of supplies: one fatigue level worse)",
+}
+
 __all__ = [
     "BattleProjection",
     "battle_name",
@@ -131,11 +137,13 @@ class BattleProjection(Projection):
                 },
             )
             start = unit["starting_confidence"]
+            short = _UNSUPPLIED_WORDS.get(unit.get("unsupplied_effect") or "", "")
             log(
                 rows,
                 event,
                 f"{unit_name(rows, unit['unit_id'])} committed for {unit['side']}"
-                + (f", {unit['fatigue']}, starting {start}." if start else "."),
+                + (f", {unit['fatigue']}, starting {start}" if start else "")
+                + f"{short}.",
                 n=index,
             )
 

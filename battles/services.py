@@ -206,7 +206,8 @@ class CommitParams(BattleParams):
 @commands.command
 class BattleCommit(_OnBattle):
     """Commit units to a planned battle. Each unit's fatigue sets the confidence it starts at
-    (SG2 P.19): Fresh Confident, Tired Steady, Exhausted Shaken. A unit unfit for combat since
+    (SG2 P.19): Fresh Confident, Tired Steady, Exhausted Shaken; one without suitable supplies
+    starts worse (P.60, option ``unsupplied_effect``). A unit unfit for combat since
     its withdrawal test (SG2 P.61) is refused while it stands withdrawn; moved out of withdrawal
     and committed before R&R restores it, it disintegrates instead of fighting."""
 
@@ -235,7 +236,9 @@ class BattleCommit(_OnBattle):
             u.id: u
             for u in Unit.objects.filter(campaign_id=ctx.campaign_id, id__in=params.unit_ids)
         }
-        ruleset = definition(Campaign.objects.get(pk=ctx.campaign_id).ruleset)
+        campaign = Campaign.objects.get(pk=ctx.campaign_id)
+        ruleset = definition(campaign.ruleset)
+        options = parse_options(campaign.ruleset, campaign.options)
         committed, lost = [], []
         for index, unit_id in enumerate(params.unit_ids):
             unit = _committable(units.get(unit_id), side_of_force, already, f"unit_ids.{index}")
@@ -248,13 +251,18 @@ class BattleCommit(_OnBattle):
                 lost.append(NewEvent.of(gone, stream=f"unit:{unit.id}"))
                 continue
             side = sides[side_of_force[unit.force_id]]
+            # SG2 P.60: a unit without suitable supplies starts worse (option unsupplied_effect).
+            ready = ruleset.battle_readiness(
+                unit.fatigue or None, supplied=unit.supplied, options=options
+            )
             committed.append(
                 events.CommittedUnit(
                     unit_id=unit.id,
                     side=side.side,
-                    fatigue=unit.fatigue or None,
-                    starting_confidence=ruleset.starting_confidence(unit.fatigue or None),
+                    fatigue=ready.fatigue,
+                    starting_confidence=ready.confidence,
                     mission_motivation=side.mission["mission_motivation"],
+                    unsupplied_effect=ready.unsupplied_effect,
                 )
             )
         payload = events.UnitsCommitted(battle_id=battle.id, units=committed)

@@ -17,6 +17,7 @@ import enum
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.errors import RuleError
 
@@ -45,6 +46,21 @@ def no_starting_confidence(fatigue: str | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class Readiness:
+    """How a unit starts a battle: the fatigue it fights at, its starting confidence, and the
+    effect of being unsupplied it suffers (an option's value), if any."""
+
+    fatigue: str | None
+    confidence: str | None
+    unsupplied_effect: str | None = None
+
+
+def unchanged_readiness(fatigue: str | None, *, supplied: bool, options: Any) -> Readiness:
+    """For rulesets whose book says nothing of supplies: the unit fights as it stands."""
+    return Readiness(fatigue=fatigue or None, confidence=None)
+
+
+@dataclass(frozen=True)
 class RulesetDefinition:
     """One ruleset as the service sees it.
 
@@ -53,7 +69,8 @@ class RulesetDefinition:
     ...): a roster giving another ruleset's rating is refused; ``required_ratings`` are those
     every unit must have, and ``rating_names`` the words a named rating may take.
     ``vehicle_armour`` says whether roster vehicles carry armour dice. ``starting_confidence``
-    maps a unit's fatigue to the confidence it starts a battle at. ``procedures`` names the
+    maps a unit's fatigue to the confidence it starts a battle at; ``battle_readiness`` adds
+    what its supplies and the campaign's options do to that. ``procedures`` names the
     between-battle procedures of the book that the service offers for it (``regroup``,
     ``platoon_replacements``, ``rest_and_recovery``, ``campaign_points``).
     """
@@ -70,6 +87,7 @@ class RulesetDefinition:
     starting_confidence: Callable[[str | None], str | None] = field(
         default=no_starting_confidence, compare=False
     )
+    battle_readiness: Callable[..., Readiness] = field(default=unchanged_readiness, compare=False)
 
     def __str__(self) -> str:
         return self.code

@@ -39,8 +39,6 @@ PENDING: dict[str, str] = {
     "battles/after_action/ and rosters/calendar_steps.py would need one, repaired after N days",
     "regroup_persists": "a battle-end event and a rosters projection that hands regrouped "
     "troopers back to their own unit (dissolves), or leaves them (persists)",
-    "unsupplied_effect": "the supplies of item 6 (Unit.supplied) read at battles.commit: "
-    "fatigue one worse or confidence one lower for an unsupplied unit",
     # FaD
     "campaign_quality_loss_counts_reinforcements": "battles/after_action/fad.py: pass it to "
     "rules.fad.replacements.quality_loss",

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from rules.errors import RuleError
+from rules.sg2.options import UnsuppliedEffect
+from rules.sg2.scales import Confidence, Fatigue
 
 
 class CampaignRuleError(RuleError):
@@ -156,3 +159,41 @@ def check_between_battle_order(order: Sequence[str]) -> tuple[BetweenBattleStep,
                 "is taken into account before replacements are allocated).",
             )
     return tuple(steps)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleReadiness:
+    """How a unit starts a battle: the fatigue it fights at and its starting confidence, and
+    the effect of being unsupplied it suffers, if any."""
+
+    fatigue: Fatigue | None
+    confidence: Confidence | None
+    unsupplied_effect: UnsuppliedEffect | None
+
+
+def readiness_for_battle(
+    *,
+    fatigue: Fatigue | None,
+    supplied: bool = True,
+    unsupplied_effect: UnsuppliedEffect = UnsuppliedEffect.CONFIDENCE_ONE_LOWER,
+) -> BattleReadiness:
+    """The fatigue and confidence a unit starts a battle at.
+
+    SG2 P.19: a Fresh unit starts Confident, a Tired one Steady, an Exhausted one Shaken. P.60
+    CAMPAIGN GAMES: a force whose logistic support is not provided suffers "VERY greatly" in
+    its Confidence and combat efficiency in the next and subsequent battles, with no mechanism;
+    option ``unsupplied_effect`` gives one: ``confidence_one_lower`` (default) starts it one
+    level lower (Shaken to Broken at worst), ``fatigue_one_worse`` makes it fight one fatigue
+    level worse (Exhausted at worst, with the confidence that gives), ``none`` leaves it to the
+    umpire. A unit with no fatigue recorded has no starting confidence, and nothing to lower.
+    """
+    if fatigue is None:
+        return BattleReadiness(None, None, None)
+    fatigue = Fatigue(fatigue)
+    effect = None if supplied or unsupplied_effect is UnsuppliedEffect.NONE else unsupplied_effect
+    if effect is UnsuppliedEffect.FATIGUE_ONE_WORSE:
+        fatigue = Fatigue(min(fatigue + 1, Fatigue.EXHAUSTED))
+    confidence = fatigue.starting_confidence
+    if effect is UnsuppliedEffect.CONFIDENCE_ONE_LOWER:
+        confidence = Confidence(max(confidence - 1, Confidence.BROKEN))
+    return BattleReadiness(fatigue, confidence, effect)

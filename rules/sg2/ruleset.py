@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
-from rules.rulesets import Ruleset, RulesetDefinition, register
+from rules.rulesets import Readiness, Ruleset, RulesetDefinition, register
+from rules.sg2.campaign import readiness_for_battle
 from rules.sg2.options import SG2Options
 from rules.sg2.scales import Fatigue, Quality
+
+
+def battle_readiness(fatigue: str | None, *, supplied: bool, options: SG2Options) -> Readiness:
+    """SG2 P.19 and P.60: the fatigue and confidence a unit starts a battle at, worse without
+    suitable supplies (option ``unsupplied_effect``)."""
+    ready = readiness_for_battle(
+        fatigue=Fatigue[fatigue.upper()] if fatigue else None,
+        supplied=supplied,
+        unsupplied_effect=options.unsupplied_effect,
+    )
+    return Readiness(
+        fatigue=ready.fatigue.name.lower() if ready.fatigue is not None else None,
+        confidence=ready.confidence.name.lower() if ready.confidence is not None else None,
+        unsupplied_effect=ready.unsupplied_effect.value if ready.unsupplied_effect else None,
+    )
 
 
 def starting_confidence(fatigue: str | None) -> str | None:
@@ -27,5 +43,6 @@ SG2 = register(
         # P.17 regrouping, P.60-61 replacements per platoon, P.61 rest and recovery.
         procedures=frozenset({"regroup", "platoon_replacements", "rest_and_recovery"}),
         starting_confidence=starting_confidence,
+        battle_readiness=battle_readiness,
     )
 )

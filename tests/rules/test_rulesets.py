@@ -64,6 +64,20 @@ def test_sg2_fatigue_sets_the_confidence_a_unit_starts_a_battle_at(fatigue, conf
 def test_fad_units_start_a_battle_with_no_confidence_level():
     assert definition("fad").starting_confidence("fresh") is None
     assert no_starting_confidence("tired") is None
+    ready = definition("fad").battle_readiness(None, supplied=False, options=FaDOptions())
+    assert (ready.fatigue, ready.confidence, ready.unsupplied_effect) == (None, None, None)
+
+
+def test_sg2_readiness_reads_the_unsupplied_option():
+    ready = definition("sg2").battle_readiness("tired", supplied=False, options=SG2Options())
+    assert (ready.fatigue, ready.confidence, ready.unsupplied_effect) == (
+        "tired",
+        "shaken",
+        "confidence_one_lower",
+    )
+    assert definition("sg2").battle_readiness(None, supplied=False, options=SG2Options()) == (
+        rulesets.Readiness(None, None, None)
+    )
 
 
 def test_an_unknown_ruleset_is_refused_with_the_known_ones_listed():

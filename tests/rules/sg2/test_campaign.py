@@ -15,9 +15,12 @@ from rules.sg2.campaign import (
     DoubledTime,
     Location,
     check_between_battle_order,
+    readiness_for_battle,
     require_count,
     time_multiplier,
 )
+from rules.sg2.options import UnsuppliedEffect
+from rules.sg2.scales import Confidence, Fatigue
 
 
 @pytest.mark.parametrize(
@@ -166,3 +169,46 @@ def test_any_order_is_accepted_exactly_when_rises_precede_replacements(
     else:
         with pytest.raises(CampaignRuleError):
             check_between_battle_order(order)
+
+
+# --- an unsupplied unit's start (P.60) ---------------------------------------------------------
+
+_ONE_LOWER = UnsuppliedEffect.CONFIDENCE_ONE_LOWER
+_ONE_WORSE = UnsuppliedEffect.FATIGUE_ONE_WORSE
+
+
+@pytest.mark.parametrize(
+    ("fatigue", "effect", "fights_at", "confidence"),
+    [
+        (Fatigue.FRESH, _ONE_LOWER, Fatigue.FRESH, Confidence.STEADY),
+        (Fatigue.TIRED, _ONE_LOWER, Fatigue.TIRED, Confidence.SHAKEN),
+        (Fatigue.EXHAUSTED, _ONE_LOWER, Fatigue.EXHAUSTED, Confidence.BROKEN),
+        (Fatigue.FRESH, _ONE_WORSE, Fatigue.TIRED, Confidence.STEADY),
+        (Fatigue.TIRED, _ONE_WORSE, Fatigue.EXHAUSTED, Confidence.SHAKEN),
+        (Fatigue.EXHAUSTED, _ONE_WORSE, Fatigue.EXHAUSTED, Confidence.SHAKEN),
+        (Fatigue.FRESH, UnsuppliedEffect.NONE, Fatigue.FRESH, Confidence.CONFIDENT),
+    ],
+)
+def test_an_unsupplied_unit_starts_worse_as_the_option_says_p60(
+    fatigue: Fatigue, effect: UnsuppliedEffect, fights_at: Fatigue, confidence: Confidence
+) -> None:
+    ready = readiness_for_battle(fatigue=fatigue, supplied=False, unsupplied_effect=effect)
+    assert (ready.fatigue, ready.confidence) == (fights_at, confidence)
+    assert ready.unsupplied_effect is (None if effect is UnsuppliedEffect.NONE else effect)
+
+
+@given(st.sampled_from(Fatigue), st.sampled_from(UnsuppliedEffect))
+def test_a_supplied_unit_starts_at_the_confidence_its_fatigue_gives_p19(
+    fatigue: Fatigue, effect: UnsuppliedEffect
+) -> None:
+    ready = readiness_for_battle(fatigue=fatigue, supplied=True, unsupplied_effect=effect)
+    assert (ready.fatigue, ready.confidence, ready.unsupplied_effect) == (
+        fatigue,
+        fatigue.starting_confidence,
+        None,
+    )
+
+
+def test_a_unit_with_no_fatigue_has_nothing_to_lower() -> None:
+    ready = readiness_for_battle(fatigue=None, supplied=False)
+    assert (ready.fatigue, ready.confidence, ready.unsupplied_effect) == (None, None, None)
