@@ -23,4 +23,4 @@ RUN useradd --system --create-home --home-dir /var/lib/muster muster \
 
 USER muster
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

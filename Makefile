@@ -20,7 +20,8 @@ install: $(VENV)/.installed
 ## Set up, create the demo campaign on SQLite with eager jobs, and serve it.
 run: install
 	$(BIN)/python manage.py migrate --no-input -v 0
-	$(BIN)/python manage.py demo --url http://$(HOST):$(PORT)
+# The demo prints its summary; a log line per command it runs would bury it.
+	LOG_LEVEL=WARNING $(BIN)/python manage.py demo --url http://$(HOST):$(PORT)
 	@echo "Serving Muster at http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
 	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
 
@@ -48,6 +49,7 @@ format: install
 
 bench: install
 	$(BIN)/python -m bench.event_log
+	$(BIN)/python -m bench.hostile_input
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis .coverage

@@ -14,6 +14,7 @@ from pydantic import Field
 from battles import events
 from battles.events import SideMission
 from battles.models import Battle, BattleSide, Participant
+from battles.regroups import battle_regroups, check_regroups_persisting, settle_regroups
 from campaigns.models import Campaign
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
@@ -390,11 +391,21 @@ class EndParams(BattleParams):
     withdrawn: list[uuid.UUID] = Field(default_factory=list)
     routed: list[uuid.UUID] = Field(default_factory=list)
     surrendered: list[uuid.UUID] = Field(default_factory=list)
+    regroups_persisting: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="With the option regroup_persists = umpire: the units that regrouped into "
+        "another in this battle whose merger stands; the others are dissolved (SG2 P.17).",
+    )
 
 
 @commands.command
 class BattleEnd(_OnBattle):
-    """End the battle with its outcome; the next battle follows from it."""
+    """End the battle with its outcome; the next battle follows from it.
+
+    The battle's regroups (SG2 P.17) are settled as it ends: the campaign's option
+    ``regroup_persists`` keeps them, dissolves them, or (``umpire``) keeps those named in
+    ``regroups_persisting`` and dissolves the others (:mod:`battles.regroups`).
+    """
 
     name = "battles.end"
     Params = EndParams
@@ -426,6 +437,11 @@ class BattleEnd(_OnBattle):
                 "A unit can be withdrawn, routed or surrendered, not more than one.",
                 field="withdrawn",
             )
+        check_regroups_persisting(
+            battle_regroups(ctx.campaign_id, battle_stream(state.id)),
+            params.regroups_persisting,
+            _options_of(ctx),
+        )
 
     def decide(
         self, ctx: CommandContext, state: Battle, params: EndParams, dice: DiceSource | None
@@ -437,7 +453,25 @@ class BattleEnd(_OnBattle):
             next_battle_id=next_battle(state, winner),
             **{name: list(getattr(params, name)) for name in OUTCOME_LISTS},
         )
-        return Decision.of([payload], stream=battle_stream(state.id))
+        settled = settle_regroups(
+            battle_id=state.id,
+            regroups=battle_regroups(ctx.campaign_id, battle_stream(state.id)),
+            options=_options_of(ctx),
+            persisting=params.regroups_persisting,
+            fates={
+                unit_id: name
+                for name in ("withdrawn", "routed", "surrendered")
+                for unit_id in getattr(params, name)
+            },
+        )
+        return Decision.of(
+            [payload, *([settled] if settled else [])], stream=battle_stream(state.id)
+        )
+
+
+def _options_of(ctx: CommandContext) -> Any:
+    campaign = Campaign.objects.get(pk=ctx.campaign_id)
+    return parse_options(campaign.ruleset, campaign.options)
 
 
 # The service functions: typed entry points for the pages, the demo and scripts.

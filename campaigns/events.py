@@ -129,6 +129,43 @@ class MemberRemoved(EventPayload):
     reason: str = Field(min_length=1, max_length=500)
 
 
+@event_type("campaigns.MemberInvited", stream="campaign")
+class MemberInvited(EventPayload):
+    """An umpire invited a username to join as umpire, player (with forces) or observer.
+
+    Recorded whether or not such a user exists, so the answer tells the umpire nothing about
+    who has an account; only the user of that name can accept.
+    """
+
+    invitation_id: uuid.UUID
+    username: str = Field(min_length=1, max_length=150)
+    role: Role
+    force_ids: list[uuid.UUID] = Field(default_factory=list, max_length=MAX_FORCES_PER_MEMBER)
+
+
+@event_type("campaigns.InvitationAccepted", stream="campaign")
+class InvitationAccepted(EventPayload):
+    """The invited user accepted; the MemberAdded that follows makes them a member."""
+
+    invitation_id: uuid.UUID
+    user_id: int
+
+
+@event_type("campaigns.InvitationDeclined", stream="campaign")
+class InvitationDeclined(EventPayload):
+    """The invited user declined: they do not join."""
+
+    invitation_id: uuid.UUID
+    user_id: int
+
+
+@event_type("campaigns.InvitationWithdrawn", stream="campaign")
+class InvitationWithdrawn(EventPayload):
+    """An umpire withdrew an invitation that was not answered yet."""
+
+    invitation_id: uuid.UUID
+
+
 @event_type("campaigns.OptionsChanged", stream="campaign")
 class OptionsChanged(EventPayload):
     """The umpire changed the campaign's options; ``options`` holds all of them afterwards."""

@@ -1,4 +1,8 @@
-"""Campaign members as commands: adding, changing and removing them, and clients of the API.
+"""Campaign members as commands: inviting them (and their answers), changing and removing them,
+and clients of the API.
+
+Nobody becomes a member by someone else typing their username: an umpire invites a username and
+the user of that name accepts or declines.
 
 Each command reads the campaign's members under the campaign lock, so two umpires stepping down
 at once cannot both find the other still there.
@@ -11,14 +15,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 from pydantic import Field
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import IssuedToken, check_lifetime, token_issue, tokens_revoke_all
 from campaigns.common import campaign_stream, given_reason
-from campaigns.events import MAX_FORCES_PER_MEMBER, MemberAdded, MemberChanged, MemberRemoved
-from campaigns.models import Membership
+from campaigns.events import (
+    MAX_FORCES_PER_MEMBER,
+    InvitationAccepted,
+    InvitationDeclined,
+    InvitationWithdrawn,
+    MemberAdded,
+    MemberChanged,
+    MemberInvited,
+    MemberRemoved,
+)
+from campaigns.models import Invitation, Membership
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
@@ -26,6 +40,7 @@ from eventlog.models import StreamHead
 from rules.dice import DiceSource
 
 API_CLIENT_PREFIX = "api-"
+API_CLIENT_TOKEN_NAME = "api client"
 
 
 @dataclass(frozen=True)
@@ -116,48 +131,75 @@ def role_of(role: str) -> Membership.Role:
         ) from None
 
 
-class MemberAddParams(Params):
-    username: str
+class MemberInviteParams(Params):
+    username: str = Field(max_length=150)
     role: str
     force_ids: list[uuid.UUID] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
-class NewMember:
-    user_id: int | None
+class Invitee:
+    """Whom an invitation is for, as far as the command needs to know: whether that username is
+    already a member, or already invited. Whether such a user exists is never part of the
+    answer."""
+
     username: str
+    member: bool
+    invited: bool
     members: Members
 
 
-@commands.command
-class MemberAdd(Command[MemberAddParams, NewMember]):
-    """Add a user to the campaign as umpire, player (with the forces they command) or observer."""
+def invitee_username(username: str) -> str:
+    return get_user_model().normalize_username(username.strip())
 
-    name = "campaigns.member_add"
-    Params = MemberAddParams
+
+@commands.command
+class MemberInvite(Command[MemberInviteParams, Invitee]):
+    """Invite a username to join the campaign as umpire, player (with the forces they command)
+    or observer. The invitation is recorded whether or not such a user exists, and the answer
+    is the same either way; the user of that name sees it in their own invitations and accepts
+    or declines it (:class:`InvitationAccept`)."""
+
+    name = "campaigns.member_invite"
+    Params = MemberInviteParams
     invalid_code = "member.invalid"
 
-    def load(self, ctx: CommandContext, params: MemberAddParams) -> NewMember:
+    def load(self, ctx: CommandContext, params: MemberInviteParams) -> Invitee:
+        username = invitee_username(params.username)
+        members = Members.load(ctx.campaign_id, params.force_ids)
         User = get_user_model()
-        user = User.objects.filter(**{User.USERNAME_FIELD: params.username}, is_active=True).first()
-        return NewMember(
-            user_id=user.pk if user else None,
-            username=user.get_username() if user else params.username,
-            members=Members.load(ctx.campaign_id, params.force_ids),
+        user_id = (
+            User.objects.filter(**{User.USERNAME_FIELD: username})
+            .values_list("pk", flat=True)
+            .first()
+        )
+        return Invitee(
+            username=username,
+            member=user_id is not None and user_id in members.by_user,
+            invited=Invitation.objects.filter(
+                campaign_id=ctx.campaign_id,
+                username=username,
+                status=Invitation.Status.PENDING,
+            ).exists(),
+            members=members,
         )
 
-    def check(self, ctx: CommandContext, state: NewMember, params: MemberAddParams) -> None:
+    def check(self, ctx: CommandContext, state: Invitee, params: MemberInviteParams) -> None:
         role = role_of(params.role)
-        if state.user_id is None:
-            raise CommandError(
-                "member.unknown_user",
-                f"There is no user called {params.username!r}.",
-                field="username",
-            )
-        if state.user_id in state.members.by_user:
+        if not state.username:
+            raise CommandError("member.username", "Say whom to invite.", field="username")
+        # The umpire sees the members and the invitations already: refusing these tells them
+        # nothing new about who has an account.
+        if state.member:
             raise StateConflict(
                 "member.already_member",
                 f"{state.username} is already a member of this campaign.",
+                field="username",
+            )
+        if state.invited:
+            raise StateConflict(
+                "invitation.pending",
+                f"{state.username} is invited already: withdraw that invitation first.",
                 field="username",
             )
         state.members.forces_of(role, params.force_ids)
@@ -165,19 +207,170 @@ class MemberAdd(Command[MemberAddParams, NewMember]):
     def decide(
         self,
         ctx: CommandContext,
-        state: NewMember,
-        params: MemberAddParams,
+        state: Invitee,
+        params: MemberInviteParams,
         dice: DiceSource | None,
     ) -> Decision:
-        assert state.user_id is not None  # refused by check
         role = role_of(params.role)
-        added = MemberAdded(
-            user_id=state.user_id,
+        invitation_id = ctx.new_id("invitation")
+        invited = MemberInvited(
+            invitation_id=invitation_id,
             username=state.username,
             role=role.value,
             force_ids=state.members.forces_of(role, params.force_ids),
         )
-        return Decision.of([added], stream=campaign_stream(ctx.campaign_id))
+        return Decision.of([invited], stream=campaign_stream(ctx.campaign_id), result=invitation_id)
+
+
+class InvitationParams(Params):
+    invitation_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An invitation as its invitee answers it: the invitation, who answers, and the members."""
+
+    invitation: Invitation | None
+    user_id: int | None
+    username: str
+    members: Members
+
+    def pending_for_the_actor(self) -> Invitation:
+        """The invitation, when it is addressed to the actor and not answered yet."""
+        invitation = self.invitation
+        if invitation is None or self.user_id is None or invitation.username != self.username:
+            raise NotFound("invitation.not_found", "You have no such invitation.")
+        return pending(invitation)
+
+
+def pending(invitation: Invitation) -> Invitation:
+    if invitation.status != Invitation.Status.PENDING:
+        raise StateConflict("invitation.closed", f"The invitation was {invitation.status} already.")
+    return invitation
+
+
+def _answer(ctx: CommandContext, params: InvitationParams) -> Answer:
+    invitation = Invitation.objects.filter(
+        pk=params.invitation_id, campaign_id=ctx.campaign_id
+    ).first()
+    user = (
+        get_user_model().objects.filter(pk=ctx.actor_id).first()
+        if ctx.actor_id is not None
+        else None
+    )
+    return Answer(
+        invitation=invitation,
+        user_id=user.pk if user else None,
+        username=user.get_username() if user else "",
+        members=Members.load(ctx.campaign_id, invitation.force_ids if invitation else []),
+    )
+
+
+@commands.command
+class InvitationAccept(Command[InvitationParams, Answer]):
+    """The invited user accepts: they join with the role and forces the invitation named."""
+
+    name = "campaigns.invitation_accept"
+    Params = InvitationParams
+    invalid_code = "invitation.invalid"
+
+    def load(self, ctx: CommandContext, params: InvitationParams) -> Answer:
+        return _answer(ctx, params)
+
+    def check(self, ctx: CommandContext, state: Answer, params: InvitationParams) -> None:
+        self._joined(state)
+
+    def decide(
+        self,
+        ctx: CommandContext,
+        state: Answer,
+        params: InvitationParams,
+        dice: DiceSource | None,
+    ) -> Decision:
+        invitation = state.pending_for_the_actor()
+        assert state.user_id is not None  # refused otherwise
+        accepted = InvitationAccepted(invitation_id=invitation.id, user_id=state.user_id)
+        return Decision.of([accepted, self._joined(state)], stream=campaign_stream(ctx.campaign_id))
+
+    @staticmethod
+    def _joined(state: Answer) -> MemberAdded:
+        """The membership the acceptance makes, or the refusal of it."""
+        invitation = state.pending_for_the_actor()
+        assert state.user_id is not None  # refused otherwise
+        if state.user_id in state.members.by_user:
+            raise StateConflict(
+                "member.already_member", "You are a member of this campaign already."
+            )
+        role = role_of(invitation.role)
+        # The forces are checked again: the campaign may have changed since the invitation.
+        forces = state.members.forces_of(role, [uuid.UUID(f) for f in invitation.force_ids])
+        return MemberAdded(
+            user_id=state.user_id, username=state.username, role=role.value, force_ids=forces
+        )
+
+
+@commands.command
+class InvitationDecline(Command[InvitationParams, Answer]):
+    """The invited user declines: they do not join."""
+
+    name = "campaigns.invitation_decline"
+    Params = InvitationParams
+    invalid_code = "invitation.invalid"
+
+    def load(self, ctx: CommandContext, params: InvitationParams) -> Answer:
+        return _answer(ctx, params)
+
+    def check(self, ctx: CommandContext, state: Answer, params: InvitationParams) -> None:
+        state.pending_for_the_actor()
+
+    def decide(
+        self,
+        ctx: CommandContext,
+        state: Answer,
+        params: InvitationParams,
+        dice: DiceSource | None,
+    ) -> Decision:
+        invitation = state.pending_for_the_actor()
+        assert state.user_id is not None  # refused otherwise
+        declined = InvitationDeclined(invitation_id=invitation.id, user_id=state.user_id)
+        return Decision.of([declined], stream=campaign_stream(ctx.campaign_id))
+
+
+@commands.command
+class InvitationWithdraw(Command[InvitationParams, Invitation | None]):
+    """An umpire withdraws an invitation nobody has answered yet."""
+
+    name = "campaigns.invitation_withdraw"
+    Params = InvitationParams
+    invalid_code = "invitation.invalid"
+
+    def load(self, ctx: CommandContext, params: InvitationParams) -> Invitation | None:
+        return Invitation.objects.filter(
+            pk=params.invitation_id, campaign_id=ctx.campaign_id
+        ).first()
+
+    def check(
+        self, ctx: CommandContext, state: Invitation | None, params: InvitationParams
+    ) -> None:
+        self._pending(state)
+
+    def decide(
+        self,
+        ctx: CommandContext,
+        state: Invitation | None,
+        params: InvitationParams,
+        dice: DiceSource | None,
+    ) -> Decision:
+        withdrawn = InvitationWithdrawn(invitation_id=self._pending(state).id)
+        return Decision.of([withdrawn], stream=campaign_stream(ctx.campaign_id))
+
+    @staticmethod
+    def _pending(invitation: Invitation | None) -> Invitation:
+        if invitation is None:
+            raise NotFound(
+                "invitation.not_found", "This campaign has no such invitation.", field=None
+            )
+        return pending(invitation)
 
 
 class MemberChangeParams(Params):
@@ -272,6 +465,9 @@ class ApiClientParams(Params):
     name: str
     role: str = Membership.Role.OBSERVER.value
     force_ids: list[uuid.UUID] = Field(default_factory=list)
+    # A program reads unless the umpire says it may write.
+    read_only: bool = True
+    expires_in_days: int | None = None
 
 
 @dataclass(frozen=True)
@@ -298,7 +494,8 @@ def _name_taken(username: str) -> StateConflict:
 class ApiClientCreate(Command[ApiClientParams, ApiClientState]):
     """A user for another program (a bot, a spreadsheet) to use the API as a member of the
     campaign. It cannot log in with a password; it authenticates with the token the command
-    creates (its result: the user's id and the token)."""
+    creates (its result: the user's id and the token's secret). The token is read-only unless
+    ``read_only`` is false, and expires like any other (``expires_in_days``)."""
 
     name = "campaigns.api_client_create"
     Params = ApiClientParams
@@ -330,6 +527,7 @@ class ApiClientCreate(Command[ApiClientParams, ApiClientState]):
                 field="name",
             )
         state.members.forces_of(role_of(params.role), params.force_ids)
+        check_lifetime(params.expires_in_days)
         if state.taken:
             raise _name_taken(state.username)
 
@@ -353,7 +551,12 @@ class ApiClientCreate(Command[ApiClientParams, ApiClientState]):
             # Usernames are global, not the campaign's: another campaign's request can take
             # the name between the load and this insert.
             raise _name_taken(state.username) from None
-        token = Token.objects.create(user=user)
+        issued = token_issue(
+            user=user,
+            name=API_CLIENT_TOKEN_NAME,
+            read_only=params.read_only,
+            expires_in_days=params.expires_in_days,
+        )
         added = MemberAdded(
             user_id=user.pk,
             username=user.get_username(),
@@ -361,5 +564,43 @@ class ApiClientCreate(Command[ApiClientParams, ApiClientState]):
             force_ids=state.members.forces_of(role, params.force_ids),
         )
         return Decision.of(
-            [added], stream=campaign_stream(ctx.campaign_id), result=(user.pk, token.key)
+            [added], stream=campaign_stream(ctx.campaign_id), result=(user.pk, issued.secret)
         )
+
+
+def is_api_client(user: AbstractBaseUser) -> bool:
+    """A user made by :class:`ApiClientCreate`: its name marks it, and it has no password."""
+    return user.get_username().startswith(API_CLIENT_PREFIX) and not user.has_usable_password()
+
+
+def api_client_token_reissue(
+    *,
+    campaign_id: uuid.UUID,
+    user_id: int,
+    read_only: bool = True,
+    expires_in_days: int | None = None,
+) -> tuple[AbstractBaseUser, IssuedToken]:
+    """A new token for one of the campaign's API clients, its other tokens revoked: how an
+    umpire renews a client's token or replaces a leaked one, since a client has no password to
+    log in with. Not an event: tokens are not the campaign's history.
+
+    Only a client that belongs to this campaign alone: an umpire of another campaign it was
+    invited to cannot take it over.
+    """
+    user = get_user_model().objects.filter(pk=user_id).first()
+    memberships = set(
+        Membership.objects.filter(user_id=user_id).values_list("campaign_id", flat=True)
+    )
+    if user is None or not is_api_client(user) or memberships != {campaign_id}:
+        raise NotFound(
+            "api_client.not_found", "This campaign has no such API client.", field="user_id"
+        )
+    with transaction.atomic():
+        tokens_revoke_all(user=user)
+        issued = token_issue(
+            user=user,
+            name=API_CLIENT_TOKEN_NAME,
+            read_only=read_only,
+            expires_in_days=expires_in_days,
+        )
+    return user, issued

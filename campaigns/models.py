@@ -51,6 +51,34 @@ class Membership(models.Model):
         return f"{self.username or f'user {self.user_id}'} is {self.role}"
 
 
+class Invitation(models.Model):
+    """An invitation to join a campaign, addressed to a username, and how it was answered."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"
+
+    id = models.UUIDField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    username = models.CharField(max_length=150, db_index=True)
+    role = models.CharField(max_length=20, choices=Membership.Role.choices)
+    force_ids = models.JSONField(default=list, blank=True)
+    invited_by_id = models.IntegerField(null=True)
+    invited_at = models.DateTimeField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    # Who answered, once someone has: the invited user.
+    user_id = models.IntegerField(null=True)
+    answered_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["invited_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.username} as {self.role} ({self.status})"
+
+
 class JournalNote(models.Model):
     """A note in the umpire's campaign journal."""
 

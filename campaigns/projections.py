@@ -6,9 +6,16 @@ import json
 from collections import Counter
 from typing import Any
 
-from campaigns.models import Campaign, CampaignHistoryEntry, DiceTrayRoll, JournalNote, Membership
+from campaigns.models import (
+    Campaign,
+    CampaignHistoryEntry,
+    DiceTrayRoll,
+    Invitation,
+    JournalNote,
+    Membership,
+)
 from eventlog.events import VOIDED
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Row, Rows, register
 from eventlog.store import StoredEvent
 from rules.rulesets import definition
 
@@ -59,17 +66,27 @@ def _dice_text(rolls: list[dict[str, Any]]) -> str:
     return "+".join(f"{counts[die]}d{die}" for die in sorted(counts))
 
 
+def _invitation_answered(rows: Rows, event: StoredEvent, status: Invitation.Status) -> Row:
+    return rows.update(
+        Invitation,
+        event.payload["invitation_id"],
+        status=status.value,
+        user_id=event.payload.get("user_id"),
+        answered_at=event.recorded_at,
+    )
+
+
 @register
 class CampaignProjection(Projection):
-    """The campaign, its members and its history.
+    """The campaign, its members, the invitations to join it, and its history.
 
     The history lives here rather than in a projection of its own because its words need the
     members' usernames, including the username of a member at the moment they are removed.
     """
 
     name = "campaigns"
-    version = 3
-    models = (Campaign, Membership, CampaignHistoryEntry)
+    version = 4
+    models = (Campaign, Membership, Invitation, CampaignHistoryEntry)
 
     @Projection.handles("campaigns.CampaignCreated")
     def campaign_created(rows: Rows, event: StoredEvent) -> None:
@@ -134,6 +151,44 @@ class CampaignProjection(Projection):
         if payload["force_ids"]:
             summary += f" with {_forces_text(payload['force_ids'])}"
         _history(rows, event, summary)
+
+    @Projection.handles("campaigns.MemberInvited")
+    def member_invited(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        rows.put(
+            Invitation,
+            {
+                "id": payload["invitation_id"],
+                "campaign_id": event.campaign_id,
+                "username": payload["username"],
+                "role": payload["role"],
+                "force_ids": payload["force_ids"],
+                "invited_by_id": event.metadata.get("actor_id"),
+                "invited_at": event.recorded_at,
+                "status": Invitation.Status.PENDING.value,
+                "user_id": None,
+                "answered_at": None,
+            },
+        )
+        summary = f"{payload['username']} invited as {payload['role']}"
+        if payload["force_ids"]:
+            summary += f" with {_forces_text(payload['force_ids'])}"
+        _history(rows, event, summary)
+
+    @Projection.handles("campaigns.InvitationAccepted")
+    def invitation_accepted(rows: Rows, event: StoredEvent) -> None:
+        # No history line of its own: the MemberAdded that follows says who joined.
+        _invitation_answered(rows, event, Invitation.Status.ACCEPTED)
+
+    @Projection.handles("campaigns.InvitationDeclined")
+    def invitation_declined(rows: Rows, event: StoredEvent) -> None:
+        invitation = _invitation_answered(rows, event, Invitation.Status.DECLINED)
+        _history(rows, event, f"{invitation['username']} declined the invitation")
+
+    @Projection.handles("campaigns.InvitationWithdrawn")
+    def invitation_withdrawn(rows: Rows, event: StoredEvent) -> None:
+        invitation = _invitation_answered(rows, event, Invitation.Status.WITHDRAWN)
+        _history(rows, event, f"Invitation to {invitation['username']} withdrawn")
 
     @Projection.handles("campaigns.MemberChanged")
     def member_changed(rows: Rows, event: StoredEvent) -> None:

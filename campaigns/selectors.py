@@ -7,7 +7,7 @@ import uuid
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from campaigns.models import Campaign, CampaignHistoryEntry, Membership
+from campaigns.models import Campaign, CampaignHistoryEntry, Invitation, Membership
 from eventlog.errors import NotFound, PermissionDenied
 
 
@@ -67,3 +67,31 @@ def member_get(*, campaign_id: uuid.UUID, user_id: int) -> Membership:
 
 def history_list(*, campaign_id: uuid.UUID) -> QuerySet[CampaignHistoryEntry]:
     return CampaignHistoryEntry.objects.filter(campaign_id=campaign_id).order_by("sequence")
+
+
+def invitations_of_campaign(*, campaign_id: uuid.UUID) -> QuerySet[Invitation]:
+    """Every invitation to the campaign, answered or not, oldest first."""
+    return Invitation.objects.filter(campaign_id=campaign_id).order_by("invited_at", "id")
+
+
+def invitations_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Invitation]:
+    """The invitations waiting for the user's answer, oldest first."""
+    if not user.is_authenticated:
+        return Invitation.objects.none()
+    return Invitation.objects.filter(
+        username=user.get_username(), status=Invitation.Status.PENDING
+    ).order_by("invited_at", "id")
+
+
+def invitation_for_invitee(
+    *, user: AbstractBaseUser | AnonymousUser, invitation_id: uuid.UUID
+) -> Invitation:
+    """An invitation addressed to the user, answered or not; anyone else's is not found."""
+    invitation = None
+    if user.is_authenticated:
+        invitation = Invitation.objects.filter(
+            pk=invitation_id, username=user.get_username()
+        ).first()
+    if invitation is None:
+        raise NotFound("invitation.not_found", "You have no such invitation.")
+    return invitation

@@ -21,11 +21,19 @@ from pydantic import Field
 from campaigns.common import campaign_stream, given_reason, options_error
 from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.events import CampaignCreated, NoteRecorded, OptionsChanged, Reference
-from campaigns.members import ApiClientCreate, MemberAdd, MemberChange, MemberRemove
-from campaigns.models import Campaign, CampaignSeed
+from campaigns.members import (
+    ApiClientCreate,
+    InvitationAccept,
+    InvitationDecline,
+    InvitationWithdraw,
+    MemberChange,
+    MemberInvite,
+    MemberRemove,
+)
+from campaigns.models import Campaign, CampaignSeed, Invitation
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
-from eventlog.errors import CommandError, StateConflict
+from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.models import Job
 from eventlog.store import StoredEvent
 from rules.dice import DiceSource, SeededDice, seed_commitment
@@ -259,19 +267,48 @@ def options_change(
     return outcome.events[0]
 
 
-def member_add(
+def member_invite(
     *,
     campaign: Campaign,
     username: str,
     role: str,
     force_ids: Sequence[uuid.UUID] = (),
     actor: AbstractBaseUser,
-) -> StoredEvent:
-    """Add a user to the campaign as umpire, player (with the forces they command) or
-    observer."""
+) -> Invitation:
+    """Invite a username to join as umpire, player (with the forces they command) or observer;
+    they are a member once they accept (see :class:`MemberInvite`)."""
     outcome = _run(
-        MemberAdd, campaign.id, actor, username=username, role=role, force_ids=list(force_ids)
+        MemberInvite, campaign.id, actor, username=username, role=role, force_ids=list(force_ids)
     )
+    return Invitation.objects.get(pk=outcome.result)
+
+
+def _invitation(invitation_id: uuid.UUID) -> Invitation:
+    invitation = Invitation.objects.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise NotFound("invitation.not_found", "You have no such invitation.")
+    return invitation
+
+
+def invitation_accept(*, invitation_id: uuid.UUID, actor: AbstractBaseUser) -> StoredEvent:
+    """The invited user accepts and joins: the MemberAdded event."""
+    invitation = _invitation(invitation_id)
+    outcome = _run(InvitationAccept, invitation.campaign_id, actor, invitation_id=invitation_id)
+    return outcome.events[-1]
+
+
+def invitation_decline(*, invitation_id: uuid.UUID, actor: AbstractBaseUser) -> StoredEvent:
+    """The invited user declines."""
+    invitation = _invitation(invitation_id)
+    outcome = _run(InvitationDecline, invitation.campaign_id, actor, invitation_id=invitation_id)
+    return outcome.events[0]
+
+
+def invitation_withdraw(
+    *, campaign: Campaign, invitation_id: uuid.UUID, actor: AbstractBaseUser
+) -> StoredEvent:
+    """An umpire withdraws an invitation not answered yet."""
+    outcome = _run(InvitationWithdraw, campaign.id, actor, invitation_id=invitation_id)
     return outcome.events[0]
 
 
@@ -303,12 +340,21 @@ def api_client_create(
     name: str,
     role: str,
     force_ids: Sequence[uuid.UUID] = (),
+    read_only: bool = True,
+    expires_in_days: int | None = None,
     actor: AbstractBaseUser,
 ) -> tuple[AbstractBaseUser, str]:
-    """A user for another program to use the API as a member of the campaign, and its token,
-    which is shown once."""
+    """A user for another program to use the API as a member of the campaign, and its token's
+    secret, which is shown once (read-only unless ``read_only`` is false)."""
     outcome = _run(
-        ApiClientCreate, campaign.id, actor, name=name, role=role, force_ids=list(force_ids)
+        ApiClientCreate,
+        campaign.id,
+        actor,
+        name=name,
+        role=role,
+        force_ids=list(force_ids),
+        read_only=read_only,
+        expires_in_days=expires_in_days,
     )
     user_id, token = outcome.result
     return get_user_model().objects.get(pk=user_id), token

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,31 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from eventlog.errors import CommandError
+from eventlog.errors import CommandError, database_busy
+
+logger = logging.getLogger(__name__)
+
+_BUSY_MESSAGES = {
+    "lock_timeout": "The campaign is busy with another change.",
+    "statement_timeout": "The database took too long to answer.",
+}
+
+
+def busy_answer(exc: BaseException) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The 503 body and headers for a statement the database gave up on (a lock or statement
+    timeout): the request may succeed if sent again, so it is told when. None for anything
+    else."""
+    busy = database_busy(exc)
+    if busy is None:
+        return None
+    retry_after = settings.DB_BUSY_RETRY_AFTER
+    logger.warning("The database gave up on a statement (%s); answered 503.", busy)
+    body = {
+        "code": f"database.{busy}",
+        "message": f"{_BUSY_MESSAGES[busy]} Nothing was changed; try again in {retry_after} s.",
+        "field": None,
+    }
+    return body, {"Retry-After": str(retry_after)}
 
 
 def _first_problem(detail: Any, path: str = "") -> tuple[str, str, str | None]:
@@ -32,6 +57,10 @@ def _first_problem(detail: Any, path: str = "") -> tuple[str, str, str | None]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, CommandError):
         return Response(exc.as_dict(), status=exc.status)
+    busy = busy_answer(exc)
+    if busy is not None:
+        body, headers = busy
+        return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(

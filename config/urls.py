@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts.views import ThrottledLoginView
 from campaigns.api.log import CampaignVoidsApi
-from config.health import healthz
+from config.health import healthz, livez, readyz
+from config.metrics import metrics_view
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("campaigns.api.urls")),
@@ -20,24 +21,23 @@ api_v1: list[URLPattern | URLResolver] = [
         CampaignVoidsApi.as_view(),
         name="campaign-voids",
     ),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/", include("accounts.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The split view serves its start-up script as a file: the Content-Security-Policy allows
+    # no inline script.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
 ]
 
 urlpatterns = [
     path("", include("pages.urls")),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="pages/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
 ]
 
 handler404 = "config.errors.json_not_found"

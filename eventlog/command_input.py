@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from eventlog.errors import CommandError, InvalidInput, RuleViolation
+from eventlog.store import MAX_SEQUENCE
 from rules.dice import DiceError, Die, KeyedDice, KeyedFace, TableDice
 from rules.errors import RuleError
 
@@ -23,7 +24,14 @@ EnteredDice = Sequence[int] | Sequence[Mapping[str, Any]]
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def refuse_control_characters(value: Any, where: str, code: str) -> None:
+# The largest whole number a command takes: every count, day and sequence of a campaign fits in
+# PostgreSQL's integer, and anything larger is a mistake or an attack, not a campaign.
+MAX_INPUT_INTEGER = 2**31 - 1
+
+
+def refuse_unstorable_input(value: Any, where: str, code: str) -> None:
+    """Refuse text with control characters and whole numbers no column can hold, anywhere in a
+    command's input, naming the place (``references.0.label``)."""
     if isinstance(value, str):
         if _CONTROL.search(value):
             raise InvalidInput(
@@ -31,13 +39,20 @@ def refuse_control_characters(value: Any, where: str, code: str) -> None:
                 f"{where or 'The text'}: control characters are not allowed in text.",
                 field=where or None,
             )
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if not -MAX_INPUT_INTEGER <= value <= MAX_INPUT_INTEGER:
+            raise InvalidInput(
+                code,
+                f"{where or 'The number'}: {value} is out of range (at most {MAX_INPUT_INTEGER}).",
+                field=where or None,
+            )
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            refuse_control_characters(str(key), where, code)
-            refuse_control_characters(item, f"{where}.{key}" if where else str(key), code)
+            refuse_unstorable_input(str(key), where, code)
+            refuse_unstorable_input(item, f"{where}.{key}" if where else str(key), code)
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            refuse_control_characters(item, f"{where}.{index}" if where else str(index), code)
+            refuse_unstorable_input(item, f"{where}.{index}" if where else str(index), code)
 
 
 def table_dice(dice: EnteredDice, *, moot: bool = False) -> TableDice | KeyedDice:
@@ -91,3 +106,18 @@ def rules_refusals() -> Iterator[None]:
         raise CommandError(exc.code, exc.message, field=field_name) from None
     except RuleError as exc:
         raise RuleViolation(exc.code, exc.message, field=exc.field) from None
+
+
+def as_of_sequence(raw: str | None) -> int | None:
+    """An ``?as_of=`` query: the sequence number of an event, from 0; None when not given."""
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError(
+            "invalid.as_of", "as_of is the sequence number of an event.", field="as_of"
+        ) from None
+    if not 0 <= value <= MAX_SEQUENCE:
+        raise CommandError("invalid.as_of", f"as_of must be 0 to {MAX_SEQUENCE}.", field="as_of")
+    return value

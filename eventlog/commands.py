@@ -20,27 +20,30 @@ client's ``Idempotency-Key`` replays the original response. See docs/adr/0010-co
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
+import logging
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from eventlog import store
+from eventlog import logcontext, metrics, store
 from eventlog.catalogue import EventPayload
 from eventlog.command_input import (
     EnteredDice,
-    refuse_control_characters,
+    refuse_unstorable_input,
     rules_refusals,
     table_dice,
 )
-from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput
+from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput, database_busy
 from eventlog.models import CommandRecord, Job
 from eventlog.store import NewEvent, StoredEvent
 from rules.dice import (
@@ -52,6 +55,8 @@ from rules.dice import (
 from rules.errors import RuleError
 
 MAX_IDEMPOTENCY_KEY = 200
+
+logger = logging.getLogger(__name__)
 
 
 class Params(BaseModel):
@@ -203,7 +208,7 @@ def parse_params(cmd: Command[Any, Any], params: Mapping[str, Any] | BaseModel) 
         return params
     raw = params.model_dump(mode="json") if isinstance(params, BaseModel) else dict(params)
     code = cmd.invalid_code or f"{cmd.name.partition('.')[0]}.invalid"
-    refuse_control_characters(raw, "", code)
+    refuse_unstorable_input(raw, "", code)
     try:
         return cmd.Params.model_validate(raw)
     except ValidationError as exc:
@@ -224,6 +229,58 @@ def fingerprint(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+RunParams = ParamSpec("RunParams")
+
+
+def _logged(
+    run_command: Callable[RunParams, Outcome],
+) -> Callable[RunParams, Outcome]:
+    """Log and count every run's outcome, with its campaign, command and duration."""
+
+    @functools.wraps(run_command)
+    def logged(*args: RunParams.args, **kwargs: RunParams.kwargs) -> Outcome:
+        name = str(args[0] if args else kwargs.get("name"))
+        campaign_id = str(kwargs.get("campaign_id"))
+        started = time.perf_counter()
+        try:
+            outcome = run_command(*args, **kwargs)
+        except CommandError as refusal:
+            _log_outcome(name, campaign_id, "refused", started, code=refusal.code)
+            raise
+        except Exception as error:
+            busy = database_busy(error)
+            code = busy or type(error).__name__
+            _log_outcome(name, campaign_id, "busy" if busy else "error", started, code=code)
+            raise
+        ran = "replayed" if outcome.replayed else "queued" if outcome.job else "applied"
+        job = {"job": str(outcome.job.pk)} if outcome.job is not None else {}
+        _log_outcome(name, campaign_id, ran, started, status=outcome.status, **job)
+        return outcome
+
+    return logged
+
+
+def _log_outcome(name: str, campaign_id: str, outcome: str, started: float, **extra: Any) -> None:
+    seconds = time.perf_counter() - started
+    metrics.COMMANDS.labels(name, outcome).inc()
+    metrics.COMMAND_SECONDS.labels(name).observe(seconds)
+    level = logging.WARNING if outcome in ("busy", "error") else logging.INFO
+    logger.log(
+        level,
+        "Command %s %s.",
+        name,
+        outcome,
+        extra={
+            "campaign_id": campaign_id,
+            "command": name,
+            "outcome": outcome,
+            "duration_ms": round(seconds * 1000, 1),
+            **extra,
+        },
+    )
+
+
+@_logged
 def run(
     name: str,
     *,
@@ -413,6 +470,8 @@ def _job_record(ctx: CommandContext, name: str, params: BaseModel, command_id: u
         command_id=command_id,
         requested_by_id=ctx.actor_id,
         requested_at=timezone.now(),
+        # Kept with the job, so the worker's lines carry it even when a sweep re-dispatches it.
+        request_id=logcontext.request_id.get() or "",
     )
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import OperationalError
 from pydantic import ValidationError
+
+# PostgreSQL's codes for a statement cancelled by lock_timeout and by statement_timeout.
+LOCK_NOT_AVAILABLE = "55P03"
+QUERY_CANCELED = "57014"
 
 
 class CommandError(Exception):
@@ -78,3 +83,20 @@ class InvalidInput(CommandError):
 
     def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "problems": self.problems}
+
+
+def database_busy(exc: BaseException) -> str | None:
+    """Why the database gave up on a statement, when it gave up because it was busy:
+    ``"lock_timeout"`` (another transaction held a lock longer than ``lock_timeout``, or SQLite's
+    busy timeout ran out) or ``"statement_timeout"``; None for any other error. Such an error is
+    worth retrying later: the request was refused, not wrong."""
+    if not isinstance(exc, OperationalError):
+        return None
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    if sqlstate == LOCK_NOT_AVAILABLE:
+        return "lock_timeout"
+    if sqlstate == QUERY_CANCELED:
+        return "statement_timeout"
+    if str(exc) == "database is locked":  # SQLite's busy timeout
+        return "lock_timeout"
+    return None

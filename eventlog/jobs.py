@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from eventlog import commands, store
-from eventlog.errors import CommandError
+from eventlog import commands, logcontext, store
+from eventlog.errors import CommandError, database_busy
 from eventlog.models import Event, Job
 
 logger = logging.getLogger(__name__)
@@ -35,7 +37,47 @@ def dispatch(job_id: uuid.UUID) -> None:
 
 
 def run_job(job_id: uuid.UUID) -> Job | None:
-    """Resolve a job once, however often it is delivered. Returns the job, or None if unknown."""
+    """Resolve a job once, however often it is delivered. Returns the job, or None if unknown.
+
+    Its log lines carry the job's id and the id of the request that asked for it; its outcome is
+    logged with its campaign, command and duration."""
+    found = Job.objects.filter(pk=job_id).values("request_id", "campaign_id", "kind", "status")
+    asked: dict[str, Any] | None = dict(found[0]) if found else None
+    request_id = asked["request_id"] if asked is not None else ""
+    with logcontext.bound(request=request_id or None, job=str(job_id)):
+        started = time.perf_counter()
+        try:
+            job = _run_job(job_id)
+        except Exception as crash:
+            _log_outcome(asked, "crashed", started, error=type(crash).__name__)
+            raise
+        if job is not None and asked is not None:
+            redelivered = asked["status"] in (Job.Status.SUCCEEDED, Job.Status.FAILED)
+            outcome = "redelivered" if redelivered else str(job.status)
+            error = {"error": job.error} if job.error else {}
+            _log_outcome(asked, outcome, started, attempts=job.attempts, **error)
+        return job
+
+
+def _log_outcome(asked: dict[str, Any] | None, outcome: str, started: float, **extra: Any) -> None:
+    if asked is None:
+        return  # an unknown job: _run_job said so
+    logger.log(
+        logging.WARNING if outcome in ("crashed", Job.Status.FAILED) else logging.INFO,
+        "Job %s %s.",
+        asked["kind"],
+        outcome,
+        extra={
+            "campaign_id": str(asked["campaign_id"]),
+            "command": asked["kind"],
+            "outcome": outcome,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            **extra,
+        },
+    )
+
+
+def _run_job(job_id: uuid.UUID) -> Job | None:
     with transaction.atomic():
         job = Job.objects.select_for_update().filter(pk=job_id).first()
         if job is None:
@@ -75,7 +117,9 @@ def run_job(job_id: uuid.UUID) -> Job | None:
         return Job.objects.get(pk=job_id)
     except Exception as crash:
         attempts = Job.objects.filter(pk=job_id).values_list("attempts", flat=True).first() or 0
-        final = attempts >= settings.MUSTER_JOB_MAX_ATTEMPTS
+        # A busy database (a lock or statement timeout) says nothing against the job: it is
+        # retried, and never failed for good on that account.
+        final = attempts >= settings.MUSTER_JOB_MAX_ATTEMPTS and not database_busy(crash)
         Job.objects.filter(pk=job_id).update(
             status=Job.Status.FAILED if final else Job.Status.PENDING,
             finished_at=timezone.now() if final else None,

@@ -123,6 +123,12 @@ class Job(models.Model):
     command_id = models.UUIDField(
         null=True, blank=True, help_text="The command whose dice the job rolls."
     )
+    request_id = models.CharField(
+        max_length=128,
+        blank=True,
+        default="",
+        help_text="The id of the request that asked for the job: the worker's log lines carry it.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]

@@ -24,10 +24,12 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from eventlog import catalogue
+from eventlog import catalogue, metrics
 from eventlog.catalogue import EventPayload
 from eventlog.errors import CommandError, ConcurrencyConflict
 
+# The highest sequence a reader may ask about: beyond any log, within every database's integer.
+MAX_SEQUENCE = 2**62
 _INSERT_CHUNK = 500
 _READ_CHUNK = 2000
 _COLUMNS = (
@@ -185,8 +187,8 @@ def append(
     if not events:
         raise ValueError("Nothing to append.")
     try:
-        with transaction.atomic(savepoint=savepoint):
-            return _append_locked(
+        with transaction.atomic(savepoint=savepoint), metrics.APPEND_SECONDS.time():
+            appended = _append_locked(
                 campaign_id,
                 events,
                 expected_versions=expected_versions or {},
@@ -197,6 +199,8 @@ def append(
                 metadata=dict(metadata or {}),
                 project=project,
             )
+        metrics.EVENTS_APPENDED.inc(len(appended.events))
+        return appended
     except _Replay as replay:
         return AppendResult(
             events=list(read(campaign_id, idempotency_key=idempotency_key)),

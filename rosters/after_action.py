@@ -1,6 +1,6 @@
-"""What the after-action resolution (SG2 P.60-61) and vehicle repairs do to the rosters: units'
-quality points, fatigue and withdrawal, the injured's recovery and the vehicles' repairs, told in
-units', troopers' and vehicles' rows, histories and service records.
+"""What the after-action resolution (SG2 P.60-61) and repairs do to the rosters: units' quality
+points, fatigue and withdrawal, the injured's recovery, the vehicles' repairs and wrecked power
+suits' (P.40), told in units', troopers' and vehicles' rows, histories and service records.
 
 The after-action events are named here by type and read as the payload dicts the log stores: the
 rosters import nothing of ``battles`` (DESIGN §2, ownership). Battle names come from the rosters'
@@ -111,13 +111,27 @@ def _vehicle_recovered(rows: Rows, v: dict[str, Any], vehicle: dict[str, Any]) -
     )
 
 
+def _suit_repair_time(p: dict[str, Any], suit: dict[str, Any]) -> str:
+    """``3 days`` or ``3 days, doubled in the field: 6`` (P.61)."""
+    days = f"{suit['repair_days']} day{'s' if suit['repair_days'] != 1 else ''}"
+    if not suit["doubled"]:
+        return days
+    where = []
+    if p["location"] == "field":
+        where.append("in the field")
+    if not p["supplied"]:
+        where.append("short of supplies")
+    return f"{days}, doubled {' and '.join(where)}: {suit['days']}"
+
+
 @register
 class AfterActionProjection(Projection):
     """Units, troopers and vehicles after the action and during repairs, and their histories
     (rows of the rosters projection)."""
 
     name = "rosters.after_action"
-    version = 3
+    # 4: wrecked power suits sent for repair and repaired (P.40, option pa_suit_repair_days)
+    version = 4
 
     @Projection.handles("battles.QualityPointsAwarded")
     def quality_points(rows: Rows, event: StoredEvent) -> None:
@@ -296,4 +310,50 @@ class AfterActionProjection(Projection):
             vehicle["unit_id"],
             f"Day {p['day']}: {vehicle['name']} repaired ({before} to operational).",
             {"vehicle": [p["vehicle_id"], p["state_before"], VehicleState.OPERATIONAL.value]},
+        )
+
+    @Projection.handles("battles.PowerSuitsSentForRepair")
+    def suits_sent_for_repair(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        where = battle_name(rows, p["battle_id"])
+        lines = []
+        for suit in p["suits"]:
+            trooper = rows.get(Trooper, suit["trooper_id"])
+            if trooper is None:
+                continue
+            day = suit["repaired_on_day"]
+            rows.update(Trooper, suit["trooper_id"], suit_repaired_on_day=day)
+            time = _suit_repair_time(p, suit)
+            service_record(
+                rows,
+                event,
+                suit["trooper_id"],
+                f"After {where}: suit wrecked; repaired on day {day} ({time}).",
+                battle_id=p["battle_id"],
+            )
+            lines.append(f"{trooper['name']}'s suit wrecked; repaired on day {day} ({time})")
+        if lines and rows.get(Unit, p["unit_id"]) is not None:
+            unit_history(
+                rows,
+                event,
+                p["unit_id"],
+                f"Power suits after {where}: {'; '.join(lines)}.",
+                {"suits": [[s["trooper_id"], s["repaired_on_day"]] for s in p["suits"]]},
+                battle_id=p["battle_id"],
+            )
+
+    @Projection.handles("rosters.PowerSuitRepaired")
+    def suit_repaired(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        trooper = rows.get(Trooper, p["trooper_id"])
+        if trooper is None:
+            return
+        rows.update(Trooper, p["trooper_id"], suit_wrecked=False, suit_repaired_on_day=None)
+        service_record(rows, event, p["trooper_id"], f"Day {p['day']}: his power suit repaired.")
+        unit_history(
+            rows,
+            event,
+            trooper["unit_id"],
+            f"Day {p['day']}: {trooper['name']}'s power suit repaired; he is power-armoured again.",
+            {"suit_repaired": p["trooper_id"]},
         )

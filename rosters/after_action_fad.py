@@ -57,7 +57,12 @@ def _join_trooper(rows: Rows, event: StoredEvent, unit: dict[str, Any], t: dict[
             "armour": t["armour"],
             "armour_die": t["armour_die"],
             "power_armour": t["power_armour"],
+            "suit_wrecked": False,
+            "suit_repaired_on_day": None,
             "specialism": t["specialism"],
+            # A replacement leader's experience is read from option
+            # leaders_replacement_experience when it is needed (FaD p.25 is silent).
+            "experience": "",
             "status": TrooperStatus.FIT.value,
             "hospital_until_day": None,
             "battles_fought": 0,
@@ -241,6 +246,30 @@ def _figure_returned(
     )
 
 
+def _leader_improved(
+    rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int
+) -> None:
+    """A squad leader's experience raised a level (campaign option, FaD p.11, p.66)."""
+    trooper = rows.get(Trooper, b["trooper_id"])
+    if trooper is None:
+        return
+    battle_id = event.payload["battle_id"]
+    rows.update(Trooper, b["trooper_id"], experience=b["after"])
+    raised = f"from {capitalised(b['before'])} to {capitalised(b['after'])} for {when}"
+    service_record(
+        rows, event, b["trooper_id"], f"Experience raised {raised}.", battle_id=battle_id
+    )
+    unit_history(
+        rows,
+        event,
+        b["target"],
+        f"Squad leader {trooper['name']} raised {raised} (campaign option, FaD p.66).",
+        {"squad_leader_experience": [b["before"], b["after"]]},
+        battle_id=battle_id,
+        part=part,
+    )
+
+
 def _trait_bought(rows: Rows, event: StoredEvent, b: dict[str, Any], when: str, part: int) -> None:
     """A personality or trait given to a unit."""
     kind, target = b["kind"], b["target"]
@@ -285,6 +314,7 @@ _PURCHASES: dict[str, Callable[[Rows, StoredEvent, dict[str, Any], str, int], No
     "return_lone_figure": _figure_returned,
     "personality": _trait_bought,
     "trait": _trait_bought,
+    "squad_leader_step": _leader_improved,
 }
 
 
@@ -341,8 +371,8 @@ class FadAfterActionProjection(Projection):
 
     name = "rosters.after_action_fad"
     # 4: a wiped-out unit with no replacements may leave the roster; crew lost on a vehicle
-    # that survived come back with its repair
-    version = 4
+    # that survived come back with its repair. 5: squad leader experience bought with points
+    version = 5
 
     @Projection.handles("battles.FadLossesRecorded")
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:

@@ -19,5 +19,6 @@ class RostersConfig(AppConfig):
             moves,
             projections,
             regroup,
+            regroups_settled,
             replacements,
         )

@@ -1,5 +1,6 @@
 """What the campaign calendar brings the rosters: troopers back from hospital (an original
-leader taking command back, if the options say so), and units rested."""
+leader taking command back, if the options say so), wrecked power suits repaired, and units
+rested."""
 
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ RESTING = (
     UnitStatus.IN_THE_FIELD,
 )
 
+
+# A suit is not repaired for a wearer lost to his side since it went for repair.
+SUIT_LOST_WITH = (TrooperStatus.DEAD, TrooperStatus.CAPTURED, TrooperStatus.EVACUATED)
 
 LEADER_LOST = "battles.LeaderCasualtyResolved"  # read by name: rosters does not import battles
 RETURNED = "rosters.TrooperReturnedToDuty"
@@ -84,6 +88,27 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
             NewEvent.of(_returned(t, max(until, from_day), fallen), stream=f"trooper:{t.id}")
         )
     return returned
+
+
+@calendar_step(order=15)
+def power_suits_repaired(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
+    """A power-armour suit wrecked in battle (SG2 P.40 roll 5) is repaired on the day its
+    battle's after-action set (option ``pa_suit_repair_days``, doubled in the field or short of
+    supplies, P.61): from then its wearer is power-armoured again."""
+    due = (
+        Trooper.objects.filter(
+            campaign_id=campaign.id, suit_wrecked=True, suit_repaired_on_day__lte=to_day
+        )
+        .exclude(status__in=SUIT_LOST_WITH)
+        .order_by("suit_repaired_on_day", "force_id", "order")
+    )
+    repaired = []
+    for t in due:
+        until = t.suit_repaired_on_day
+        assert until is not None  # the filter on it left out the suits not yet sent for repair
+        payload = events.PowerSuitRepaired(trooper_id=t.id, day=max(until, from_day))
+        repaired.append(NewEvent.of(payload, stream=f"trooper:{t.id}"))
+    return repaired
 
 
 @calendar_step(order=30)

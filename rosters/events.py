@@ -61,6 +61,11 @@ class TrooperEnlisted(EventPayload):
     armour_die: Literal[4, 6, 8, 10, 12] | None = None
     power_armour: bool = False
     specialism: str = ""
+    experience: str = Field(
+        default="",
+        description="A Fast and Dirty squad leader's experience (FaD p.11): inexperienced, "
+        "experienced or veteran; empty for anyone else.",
+    )
 
 
 @event_type("rosters.VehicleCommissioned", stream="vehicle")
@@ -194,6 +199,15 @@ class TrooperReturnedToDuty(EventPayload):
         le=3,
         description="His LV when he fell, the unit's again; None: he does not take command.",
     )
+
+
+@event_type("rosters.PowerSuitRepaired", stream="trooper")
+class PowerSuitRepaired(EventPayload):
+    """A trooper's power-armour suit, wrecked in battle (SG2 P.40 roll 5), is repaired on the
+    day the after-action set (option ``pa_suit_repair_days``): he is power-armoured again."""
+
+    trooper_id: uuid.UUID
+    day: int = Field(ge=0)
 
 
 @event_type("rosters.SuppliesSet", stream="force")

@@ -30,7 +30,7 @@ from rosters.roster_file import (
     VehicleSpec,
     parse_roster,
 )
-from rosters.vocabulary import UnitKind
+from rosters.vocabulary import TrooperRole, UnitKind
 from rules.dice import DiceSource
 from rules.rulesets import definition
 
@@ -129,7 +129,8 @@ class ForceImport(Command[ForceImportParams, CampaignState]):
             source=params.source[:200],
         )
         new = [NewEvent.of(raised, stream=f"force:{force_id}")]
-        ratings = frozenset(definition(state.ruleset).unit_ratings)
+        ruleset = definition(state.ruleset)
+        ratings = frozenset(ruleset.unit_ratings)
         placed = list(_walk(spec.units))
         ids = {p.path: ctx.new_id(p.path) for p in placed}
         by_key = {p.spec.key: ids[p.path] for p in placed if p.spec.key}
@@ -140,7 +141,8 @@ class ForceImport(Command[ForceImportParams, CampaignState]):
             new.append(NewEvent.of(payload, stream=f"unit:{unit_id}"))
             for index, trooper in enumerate(unit.spec.troopers):
                 trooper_id = ctx.new_id(f"{unit.path}.troopers[{index}]")
-                enlisted = _enlisted(trooper, trooper_id, unit_id, force_id, index)
+                experience = _experience(unit.spec, trooper, ruleset.leader_experiences)
+                enlisted = _enlisted(trooper, trooper_id, unit_id, force_id, index, experience)
                 new.append(NewEvent.of(enlisted, stream=f"trooper:{trooper_id}"))
             for index, vehicle in enumerate(unit.spec.vehicles):
                 vehicle_id = ctx.new_id(f"{unit.path}.vehicles[{index}]")
@@ -184,12 +186,21 @@ def _unit_raised(
     )
 
 
+def _experience(unit: UnitSpec, trooper: TrooperSpec, experiences: tuple[str, ...]) -> str:
+    """A squad leader's experience, for a ruleset that keeps one: the file's, or the first and
+    worst, the book's starting value (FaD p.51: every squad leader starts Inexperienced)."""
+    if not experiences or unit.kind != UnitKind.SQUAD or trooper.role != TrooperRole.LEADER:
+        return ""
+    return trooper.experience or experiences[0]
+
+
 def _enlisted(
     trooper: TrooperSpec,
     trooper_id: uuid.UUID,
     unit_id: uuid.UUID,
     force_id: uuid.UUID,
     order: int,
+    experience: str,
 ) -> events.TrooperEnlisted:
     return events.TrooperEnlisted(
         trooper_id=trooper_id,
@@ -203,6 +214,7 @@ def _enlisted(
         armour_die=trooper.armour_die,
         power_armour=trooper.power_armour,
         specialism=trooper.specialism,
+        experience=experience,
     )
 
 

@@ -32,6 +32,7 @@ from rosters.wording import (
     treatment_roll,
     vehicle_hit_effect,
 )
+from rules.sg2.casualties import FigureState
 
 # --- Reading the rows -----------------------------------------------------------------------------
 
@@ -65,6 +66,11 @@ def _apply_casualty(rows: Rows, event: StoredEvent, c: dict[str, Any], cause: st
     )
     if newly_hurt:
         changes["wounds"] = trooper["wounds"] + 1
+    if c["figure_after"] == FigureState.SUIT_DISABLED.value:
+        # P.40 roll 5: he is unhurt but his suit is wrecked until the after-action sends it
+        # for repair and the calendar brings its day (option pa_suit_repair_days).
+        changes["suit_wrecked"] = True
+        changes["suit_repaired_on_day"] = None
     rows.update(Trooper, c["trooper_id"], **changes)
     p = event.payload
     fate = casualty_fate(c)
@@ -266,6 +272,8 @@ class InBattleProjection(Projection):
     rosters projection), and the rosters' own record of each battle."""
 
     name = "rosters.in_battle"
+    # 2: a wrecked power suit (P.40 roll 5) is kept on its wearer's row
+    version = 2
     models = (RosterBattle,)
 
     @Projection.handles("battles.BattlePlanned")

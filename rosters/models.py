@@ -81,7 +81,23 @@ class Trooper(models.Model):
     armour = models.CharField(max_length=200, blank=True)
     armour_die = models.PositiveSmallIntegerField(null=True, blank=True)
     power_armour = models.BooleanField(default=False)
+    suit_wrecked = models.BooleanField(
+        default=False,
+        help_text="His power-armour suit was wrecked (SG2 P.40 roll 5): until it is repaired "
+        "he fights unarmoured.",
+    )
+    suit_repaired_on_day = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="The day his wrecked suit is repaired; none until the after-action sets it.",
+    )
     specialism = models.CharField(max_length=200, blank=True)
+    experience = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="A Fast and Dirty squad leader's experience: inexperienced, experienced or "
+        "veteran (FaD p.11); empty for anyone else.",
+    )
     status = models.CharField(max_length=20, choices=[(s.value, s.value) for s in TrooperStatus])
     hospital_until_day = models.IntegerField(null=True, blank=True)
     battles_fought = models.PositiveIntegerField(default=0)

@@ -133,7 +133,8 @@ def next_order(rows: Rows, unit_id: Any) -> int:
 @register
 class RosterProjection(Projection):
     name = "rosters"
-    version = 2
+    # 3: a FaD squad leader's experience is kept on his row
+    version = 3
     models = (Force, Unit, Trooper, Vehicle, UnitHistoryEntry, TrooperRecordEntry)
 
     @Projection.handles("rosters.ForceRaised")
@@ -220,7 +221,11 @@ class RosterProjection(Projection):
                 "armour": p["armour"],
                 "armour_die": p["armour_die"],
                 "power_armour": p["power_armour"],
+                "suit_wrecked": False,
+                "suit_repaired_on_day": None,
                 "specialism": p["specialism"],
+                # Kept since FaD squad leaders' experience is (p.11); older events have none.
+                "experience": p.get("experience", ""),
                 "status": TrooperStatus.FIT.value,
                 "hospital_until_day": None,
                 "battles_fought": 0,

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from campaigns.models import Campaign, Membership
 from eventlog import projections, store
+from eventlog.command_input import as_of_sequence
 from eventlog.errors import CommandError, NotFound, PermissionDenied, StateConflict
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
@@ -154,15 +155,7 @@ def resolve_as_of(
             "as_of.both", "Give as_of or as_of_battle, not both.", field="as_of_battle"
         )
     if as_of not in (None, ""):
-        try:
-            value = int(as_of)
-        except ValueError:
-            raise CommandError(
-                "invalid.as_of", "as_of is the sequence number of an event.", field="as_of"
-            ) from None
-        if value < 0:
-            raise CommandError("invalid.as_of", "as_of cannot be negative.", field="as_of")
-        return value
+        return as_of_sequence(as_of)
     if as_of_battle in (None, ""):
         return None
     try:

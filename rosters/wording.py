@@ -170,8 +170,13 @@ def fad_quality_loss(p: dict[str, Any], battle: str) -> str:
     verdict = f"drops from {before} to {after}" if before != after else f"stays {before}"
     if any(die.get("moot") for die in p["dice"]):
         verdict += f", {before} cannot drop lower"
+    newcomers = f"{p['replacements']} replacements"
+    reinforcements = p.get("reinforcements", 0)
+    if reinforcements:
+        # Counted with the pool's troopers (campaign_quality_loss_counts_reinforcements).
+        newcomers += f" and {reinforcements} reinforcement{'s' if reinforcements != 1 else ''}"
     return (
-        f"After {battle}: {p['replacements']} replacements of {p['measured_against']}, "
+        f"After {battle}: {newcomers} of {p['measured_against']}, "
         f"quality loss {faces(p['dice'])}: {verdict}."
     )
 

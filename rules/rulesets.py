@@ -68,6 +68,8 @@ class RulesetDefinition:
     are the unit fields the ruleset rates units by besides quality (``leadership``, ``resolve``,
     ...): a roster giving another ruleset's rating is refused; ``required_ratings`` are those
     every unit must have, and ``rating_names`` the words a named rating may take.
+    ``leader_experiences`` are the words a squad leader's experience may take, worst first (the
+    first is a leader's when the roster gives none); empty for a ruleset that keeps none.
     ``vehicle_armour`` says whether roster vehicles carry armour dice. ``starting_confidence``
     maps a unit's fatigue to the confidence it starts a battle at; ``battle_readiness`` adds
     what its supplies and the campaign's options do to that. ``procedures`` names the
@@ -82,6 +84,7 @@ class RulesetDefinition:
     unit_ratings: tuple[str, ...] = ()
     required_ratings: tuple[str, ...] = ()
     rating_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    leader_experiences: tuple[str, ...] = ()
     vehicle_armour: bool = False
     procedures: frozenset[str] = frozenset()
     starting_confidence: Callable[[str | None], str | None] = field(

@@ -6,10 +6,12 @@ import os
 
 import pytest
 from django.conf import settings
-from rest_framework.authtoken.models import Token
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from accounts.tokens import token_issue
 from config.celery import app as celery_app
+from tests.factories import join_by_invitation
 
 
 def services_configured() -> bool:
@@ -35,6 +37,14 @@ def _celery_mode(request):
     celery_app.conf.task_always_eager = eager
     yield
     celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _no_requests_counted_yet():
+    """Throttles count requests in the cache: each test starts with none counted."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -88,17 +98,33 @@ class Api:
     def delete(self, path: str, data=None, **headers):
         return self._call("delete", path, data, **headers)
 
+    def send(self, method: str, path: str, body: str, content_type: str = "application/json"):
+        """A request with a body sent exactly as given, not encoded by the client."""
+        with self._capture(execute=True):
+            return self.client.generic(method.upper(), path, body, content_type=content_type)
+
 
 @pytest.fixture
 def api_for(django_capture_on_commit_callbacks):
     def make(user=None) -> Api:
         client = APIClient()
         if user is not None:
-            token, _ = Token.objects.get_or_create(user=user)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            issued = token_issue(user=user, name="tests")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {issued.secret}")
         return Api(client, django_capture_on_commit_callbacks)
 
     return make
+
+
+@pytest.fixture
+def join(umpire_api):
+    """Make a user a member the only way there is: the umpire invites them, they accept
+    (tests.factories.join_by_invitation). Returns the new member as the API shows them."""
+
+    def member(campaign_id, user, role: str, force_ids=(), *, umpire=None) -> dict:
+        return join_by_invitation(umpire or umpire_api, campaign_id, user, role, force_ids)
+
+    return member
 
 
 @pytest.fixture

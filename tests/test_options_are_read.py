@@ -35,15 +35,7 @@ OPTION_MODULES = {
 
 PENDING: dict[str, str] = {
     # SG2
-    "pa_suit_repair_days": "the roster keeps no state for a wrecked power suit (P.40); "
-    "battles/after_action/ and rosters/calendar_steps.py would need one, repaired after N days",
-    "regroup_persists": "a battle-end event and a rosters projection that hands regrouped "
-    "troopers back to their own unit (dissolves), or leaves them (persists)",
     # FaD
-    "campaign_quality_loss_counts_reinforcements": "battles/after_action/fad.py: pass it to "
-    "rules.fad.replacements.quality_loss",
-    "campaign_squad_leader_improvement": "battles/after_action/fad_points.py and "
-    "rules.fad.points: a price for squad leader experience when it is on",
 }
 
 

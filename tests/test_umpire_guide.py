@@ -16,6 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "umpire-guide.md"
+GUIDE_PASSWORD = "quartermaster-ledger-1947"
 
 
 def free_port() -> int:
@@ -42,20 +43,24 @@ def server(tmp_path):
             "shell",
             "-c",
             "from django.contrib.auth.models import User; "
-            "User.objects.create_user('umpire', password='muster-demo')",
+            f"User.objects.create_user('umpire', password='{GUIDE_PASSWORD}')",
         ],
         cwd=ROOT,
         env=env,
         check=True,
     )
     port = free_port()
-    process = subprocess.Popen(
-        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    # The server's log goes to a file: a pipe nobody reads fills up (64 KiB of request lines)
+    # and then blocks the server in mid-request.
+    server_log = tmp_path / "server.log"
+    with server_log.open("wb") as log:
+        process = subprocess.Popen(
+            [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -65,8 +70,7 @@ def server(tmp_path):
         except OSError:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
-                assert process.stderr is not None  # piped
-                raise AssertionError(process.stderr.read().decode()) from None
+                raise AssertionError(server_log.read_text()) from None
             time.sleep(0.3)
     yield f"{base}/api/v1"
     process.terminate()
@@ -80,7 +84,12 @@ def test_every_command_in_the_umpire_guide_works(server):
     result = subprocess.run(
         ["bash", "-c", script],
         cwd=ROOT,
-        env={**os.environ, "MUSTER": server},
+        env={
+            **os.environ,
+            "MUSTER": server,
+            "MUSTER_USER": "umpire",
+            "MUSTER_PASSWORD": GUIDE_PASSWORD,
+        },
         capture_output=True,
         text=True,
         timeout=300,

@@ -114,6 +114,30 @@ class VehiclesRecovered(EventPayload):
     vehicles: list[Repair] = Field(min_length=1)
 
 
+class SuitRepair(EventPayload):
+    """One trooper's power-armour suit wrecked in the battle (P.40 roll 5), under repair."""
+
+    trooper_id: uuid.UUID
+    repair_days: int = Field(ge=0, description="Option pa_suit_repair_days.")
+    days: int = Field(ge=0, description="The days it takes here: doubled if ``doubled``.")
+    doubled: bool = Field(description="In the field and/or short of supplies (P.61).")
+    repaired_on_day: int = Field(ge=0, description="The battle's day plus ``days``.")
+
+
+@event_type("battles.PowerSuitsSentForRepair", stream="battle")
+class PowerSuitsSentForRepair(EventPayload):
+    """A unit's power-armour suits wrecked in the battle went for repair (SG2 P.40 roll 5; the
+    book is silent on the campaign, digest AMBIG-09): ``pa_suit_repair_days`` from the battle's
+    day, doubled where its unit is in the field or short of supplies (P.61). Until then each
+    wearer fights unarmoured."""
+
+    battle_id: uuid.UUID
+    unit_id: uuid.UUID
+    location: str = Field(description="Where the unit is: field, safe_area or rear_area.")
+    supplied: bool
+    suits: list[SuitRepair] = Field(min_length=1)
+
+
 @event_type("battles.AfterActionResolved", stream="battle")
 class AfterActionResolved(EventPayload):
     """The after-action resolution of a battle is complete; the battle is resolved."""

@@ -120,11 +120,19 @@ class VehicleReplacementRolled(EventPayload):
 @event_type(QUALITY_LOSS, stream="battle")
 class QualityLossRolled(EventPayload):
     """A unit that took at least half its strength in replacements rolled d6: 1-2 it lost a
-    level of quality (FaD p.66 QUALITY LOSS)."""
+    level of quality (FaD p.66 QUALITY LOSS). Rolled after the battle's steps 1-4, or with
+    ``campaign_quality_loss_counts_reinforcements`` when the reinforcement pool brings the
+    unit's newcomers to half its strength (then ``reinforcements`` counts the pool's)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     replacements: int = Field(ge=0)
+    reinforcements: int = Field(
+        default=0,
+        ge=0,
+        description="Troopers of the reinforcement pool counted with the replacements "
+        "(campaign_quality_loss_counts_reinforcements); 0 for the roll of step 3.",
+    )
     measured_against: int = Field(ge=0)
     quality_before: str
     quality_after: str
@@ -165,7 +173,10 @@ class PurchaseRecord(EventPayload):
     cost: int = Field(ge=1)
     before: str | None = None
     after: str | None = None
-    trooper_id: uuid.UUID | None = Field(default=None, description="The lone figure returned.")
+    trooper_id: uuid.UUID | None = Field(
+        default=None,
+        description="The lone figure returned, or the squad leader whose experience was raised.",
+    )
 
 
 @event_type(POINTS_SPENT, stream="force")

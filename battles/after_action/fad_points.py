@@ -3,13 +3,15 @@
 ``POST /forces/{id}/campaign-points/spend/`` runs :class:`CampaignPointsSpend`, a command on the
 force's stream: the purchases are refused as a whole if over budget or over a cap, and nothing
 is appended. By default (option ``campaign_step_order``) points are spent before the
-reinforcement pool is rolled, since they buy reinforcement dice.
+reinforcement pool is rolled, since they buy reinforcement dice. With option
+``campaign_squad_leader_improvement`` a point also raises a squad leader's experience a level
+(FaD p.11; the book gives no price, the service's reading is 1).
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -29,12 +31,12 @@ from campaigns.models import Campaign
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import NotFound, RuleViolation, StateConflict
-from rosters.models import Force, Trooper, Vehicle
-from rosters.vocabulary import VehicleState
+from rosters.models import Force, Trooper, Unit, Vehicle
+from rosters.vocabulary import TrooperRole, UnitKind, VehicleState
 from rules.dice import DiceSource
 from rules.fad import points as points_rules
 from rules.fad import replacements as rules
-from rules.fad.scales import Quality, Resolve
+from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
 from rules.options import parse_options
 
 Kind = points_rules.PurchaseKind
@@ -126,7 +128,7 @@ class CampaignPointsSpend(Command[SpendParams, SpendState]):
     def decide(
         self, ctx: CommandContext, state: SpendState, params: SpendParams, dice: DiceSource | None
     ) -> Decision:
-        standings, lone_figures = _standings(state)
+        standings, figures = _standings(state)
         wanted = tuple(
             points_rules.Purchase(kind=p.kind, target=p.target, detail=p.detail)
             for p in params.purchases
@@ -144,15 +146,18 @@ class CampaignPointsSpend(Command[SpendParams, SpendState]):
                 ),
                 campaign_cp_banking=state.options.campaign_cp_banking,
                 campaign_initial_value_cap_scope=state.options.campaign_initial_value_cap_scope,
+                campaign_squad_leader_improvement=(state.options.campaign_squad_leader_improvement),
             )
         except points_rules.CampaignPointsError as exc:
             # The rules name the purchase by its place; the request names it by its field.
             where = "purchases" if exc.index is None else f"purchases.{exc.index}"
+            if exc.index is not None and exc.part is not None:
+                where += f".{exc.part}"
             raise RuleViolation(exc.code, exc.message, field=where) from None
         payload = CampaignPointsSpent(
             force_id=state.force.id,
             battle_id=uuid.UUID(str(state.ledger.battle_id)),
-            purchases=_records(wanted, standings, state.vehicles, lone_figures),
+            purchases=_records(wanted, standings, state.vehicles, figures),
             budget=spending.budget,
             spent=spending.spent,
             lost=spending.lost,
@@ -173,9 +178,10 @@ def _standings(
     state: SpendState,
 ) -> tuple[dict[str, points_rules.UnitStanding], dict[str, Trooper]]:
     """What the price list reads of each unit with a quality and resolve, by unit id; and the
-    lone figures that were eliminated, which a point may return to duty."""
+    figure a purchase for the unit concerns, by unit id: the lone figure that was eliminated,
+    which a point may return to duty, or the squad's leader on duty."""
     standings: dict[str, points_rules.UnitStanding] = {}
-    lone_figures: dict[str, Trooper] = {}
+    figures: dict[str, Trooper] = {}
     roster = state.roster
     for unit in roster.units.values():
         quality, resolve = quality_of(unit), resolve_of(unit)
@@ -183,8 +189,11 @@ def _standings(
             continue
         members = roster.troopers[unit.id]
         lone = roster.initial(unit) == 1 and not present(members)
+        leader = _squad_leader(unit, members)
         if lone and members:
-            lone_figures[str(unit.id)] = members[0]
+            figures[str(unit.id)] = members[0]
+        elif leader is not None:
+            figures[str(unit.id)] = leader
         standings[str(unit.id)] = points_rules.UnitStanding(
             unit_id=str(unit.id),
             quality=quality,
@@ -192,15 +201,36 @@ def _standings(
             resolve_locked=resolve_locked(unit),
             eliminated_lone_figure=lone and bool(members),
             traits=frozenset(unit.specialists),
+            squad_leader=(None if leader is None else _experience(leader, roster, state.options)),
         )
-    return standings, lone_figures
+    return standings, figures
+
+
+def _squad_leader(unit: Unit, members: list[Trooper]) -> Trooper | None:
+    """The squad's leader on duty; none for a unit that is not a squad, whose leader is an
+    officer or none (FaD p.7, p.32), or a squad whose leader is lost."""
+    if unit.kind != UnitKind.SQUAD:
+        return None
+    return next((t for t in present(members) if t.role == TrooperRole.LEADER), None)
+
+
+def _experience(leader: Trooper, roster: ForceRoster, options: Any) -> SquadLeaderExperience:
+    """A squad leader's experience (FaD p.11). A leader with none recorded is a replacement for
+    a lost one, as experienced as option ``leaders_replacement_experience`` says (the book is
+    silent), or a leader loaded before the rosters kept it, Inexperienced as every squad
+    leader starts (p.51)."""
+    if leader.experience:
+        return SquadLeaderExperience[leader.experience.upper()]
+    if leader.id in roster.newcomers:
+        return SquadLeaderExperience[str(options.leaders_replacement_experience).upper()]
+    return SquadLeaderExperience.INEXPERIENCED
 
 
 def _records(
     wanted: tuple[points_rules.Purchase, ...],
     standings: dict[str, points_rules.UnitStanding],
     vehicles: list[Vehicle],
-    lone_figures: dict[str, Trooper],
+    figures: dict[str, Trooper],
 ) -> list[PurchaseRecord]:
     """Each purchase with what it changed, walking them in order for the history (the rules
     have accepted them all)."""
@@ -218,22 +248,29 @@ def _records(
             unit = walk[purchase.target]
             after = Quality(unit.quality + 1)
             record.update(before=unit.quality.name.lower(), after=after.name.lower())
-            walk[purchase.target] = points_rules.UnitStanding(
-                unit_id=unit.unit_id, quality=after, resolve=unit.resolve
-            )
+            walk[purchase.target] = replace(unit, quality=after)
         elif purchase.kind is Kind.RESOLVE_STEP:
             unit = walk[purchase.target]
             after_resolve = Resolve(unit.resolve + 1)
             record.update(before=unit.resolve.name.lower(), after=after_resolve.name.lower())
-            walk[purchase.target] = points_rules.UnitStanding(
-                unit_id=unit.unit_id, quality=unit.quality, resolve=after_resolve
+            walk[purchase.target] = replace(unit, resolve=after_resolve)
+        elif purchase.kind is Kind.SQUAD_LEADER_STEP:
+            unit = walk[purchase.target]
+            before = unit.squad_leader
+            assert before is not None, "the rules refuse a squad without a leader"
+            after_experience = SquadLeaderExperience(before + 1)
+            record.update(
+                before=before.name.lower(),
+                after=after_experience.name.lower(),
+                trooper_id=figures[purchase.target].id,
             )
+            walk[purchase.target] = replace(unit, squad_leader=after_experience)
         elif purchase.kind in (Kind.REPAIR_VEHICLE, Kind.REPLACE_VEHICLE):
             record.update(
                 before=vehicle_state[purchase.target], after=VehicleState.OPERATIONAL.value
             )
         elif purchase.kind is Kind.RETURN_LONE_FIGURE:
-            trooper = lone_figures[purchase.target]
+            trooper = figures[purchase.target]
             record.update(before=trooper.status, after="fit", trooper_id=trooper.id)
         records.append(PurchaseRecord(**record))
     return records

@@ -6,6 +6,18 @@ rolled by the server in a job. Table dice come in that order (the two dice, then
 or keyed by the force they are for; ``GET`` on the same URL lists them. The pool fills the
 umpire's units in his order, never above their initial strength, and what is left may form a new
 squad.
+
+With ``campaign_quality_loss_counts_reinforcements`` (FaD p.66 is ambiguous; off by default,
+Quality Loss being step 3 and the pool step 5) the pool's troopers count toward Quality Loss. The
+roll is made here, once the pool is placed: a unit that joins troopers counts the replacements it
+received in step 1 of the same battle (its ``FadInfantryReplacementsRolled``, or the crew a
+vehicle repair brought back) and the reinforcements it receives now; if they reach half its
+strength (option ``campaign_half_strength_basis``) it rolls a d6 for quality loss, after the
+pool's dice, each die for its unit, and the command appends a ``FadQualityLossRolled`` for the
+battle. One roll per unit per battle: a unit whose replacements alone reached half its strength
+had its roll in step 3 (a Rabble unit's moot die included), and one that rolled a real die
+after this battle does not roll again. A new squad raised from the pool is Conscript by the
+book and does not roll.
 """
 
 from __future__ import annotations
@@ -19,8 +31,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from pydantic import Field
 
 from battles.after_action.fad_events import (
+    INFANTRY_REPLACED,
+    QUALITY_LOSS,
     REINFORCEMENTS_ROLLED,
+    VEHICLE_REPLACED,
     NewSquadRecord,
+    QualityLossRolled,
     ReinforcedUnit,
     ReinforcementsRolled,
 )
@@ -30,8 +46,10 @@ from battles.after_action.fad_roster import (
     PointsLedger,
     enlist,
     present,
+    quality_of,
     require_fad,
 )
+from battles.services import battle_stream
 from campaigns.events import dice_json
 from campaigns.models import Campaign
 from eventlog import commands, store
@@ -171,6 +189,8 @@ class ReinforcementsRoll(Command[ReinforcementsParams, Pool]):
             ),
         )
         new.append(NewEvent.of(rolled, stream=self.stream(ctx, params)))
+        if state.options.campaign_quality_loss_counts_reinforcements:
+            new.extend(_quality_losses(ctx, state, assignment, dice))
         return Decision(new)
 
 
@@ -184,6 +204,110 @@ def _banked(ctx: CommandContext, state: Pool) -> int:
     for event in previous:
         last = event
     return int(last.payload.get("banked_for_next", 0)) if last is not None else 0
+
+
+@dataclass
+class _Replaced:
+    """What step 1 of the pool's battle did for one unit: the replacements it received and,
+    when its event tells them, its initial strength and its strength after the battle."""
+
+    replaced: int = 0
+    initial: int | None = None
+    strength_after: int | None = None
+
+
+def _replaced_after(ctx: CommandContext, battle_id: str) -> dict[str, _Replaced]:
+    """By unit id, the replacements of the battle's step 1: infantry replacements, or the crew a
+    vehicle repair brought back (option ``campaign_vehicle_crew_losses``)."""
+    found: dict[str, _Replaced] = {}
+    events = store.read(
+        ctx.campaign_id,
+        stream=battle_stream(battle_id),
+        types=[INFANTRY_REPLACED, VEHICLE_REPLACED],
+    )
+    for event in events:
+        p = event.payload
+        record = found.setdefault(p["unit_id"], _Replaced())
+        if event.type == INFANTRY_REPLACED:
+            record.replaced += p["replaced"]
+            record.initial = p["initial_strength"]
+            record.strength_after = p["strength_before"] - len(p["lost"])
+        elif p.get("crew_losses"):
+            record.replaced += len(p["enlisted"])
+    return found
+
+
+def _rolled_quality_loss(ctx: CommandContext, battle_id: str) -> set[str]:
+    """The units that rolled a real Quality Loss die after the battle (not a Rabble unit's moot
+    one): one roll per unit per battle."""
+    events = store.read(ctx.campaign_id, stream=battle_stream(battle_id), types=[QUALITY_LOSS])
+    return {
+        e.payload["unit_id"]
+        for e in events
+        if any(not die.get("moot") for die in e.payload["dice"])
+    }
+
+
+def _quality_losses(
+    ctx: CommandContext, state: Pool, assignment: dict[str, int], dice: DiceSource
+) -> list[NewEvent]:
+    """Quality Loss counting the pool's troopers (FaD p.66; option
+    ``campaign_quality_loss_counts_reinforcements``): each unit that joins reinforcements, in the
+    umpire's order, rolls a d6 if its step-1 replacements and its reinforcements now reach half
+    its strength and it has not had its roll after this battle (see the module's docstring)."""
+    options = state.options
+    battle_id = str(state.ledger.battle_id)
+    step1 = _replaced_after(ctx, battle_id)
+    rolled = _rolled_quality_loss(ctx, battle_id)
+    new: list[NewEvent] = []
+    for unit_id_text, count in assignment.items():
+        unit = state.roster.units[uuid.UUID(unit_id_text)]
+        quality = quality_of(unit)
+        if quality is None or unit_id_text in rolled:
+            continue
+        record = step1.get(unit_id_text, _Replaced())
+        initial = record.initial or state.roster.initial(unit)
+        strength_after = record.strength_after
+        if strength_after is None:
+            # No infantry replacements event (no losses, or a crew back with its vehicle): the
+            # unit as it stands before the pool joins, less the step-1 newcomers.
+            strength_after = max(len(present(state.roster.troopers[unit.id])) - record.replaced, 0)
+        strength = rules.quality_loss_strength(
+            initial_strength=initial,
+            strength_after_battle=strength_after,
+            campaign_half_strength_basis=options.campaign_half_strength_basis,
+        )
+        if rules.at_least_half(record.replaced, strength):
+            continue  # its replacements alone were its step-3 roll
+        with rolling_for(dice, unit_id_text):
+            outcome = rules.quality_loss(
+                dice=dice,
+                quality=quality,
+                replacements_received=record.replaced,
+                reinforcements_received=count,
+                initial_strength=initial,
+                strength_after_battle=strength_after,
+                is_vehicle=unit.kind == UnitKind.VEHICLE_CREW,
+                campaign_half_strength_basis=options.campaign_half_strength_basis,
+                campaign_quality_loss_counts_reinforcements=(
+                    options.campaign_quality_loss_counts_reinforcements
+                ),
+                campaign_quality_loss_vehicles=options.campaign_quality_loss_vehicles,
+            )
+        if not outcome.rolls:
+            continue
+        lost = QualityLossRolled(
+            battle_id=uuid.UUID(battle_id),
+            unit_id=unit.id,
+            replacements=record.replaced,
+            reinforcements=count,
+            measured_against=strength,
+            quality_before=outcome.before.name.lower(),
+            quality_after=outcome.after.name.lower(),
+            dice=dice_json(outcome.rolls),
+        )
+        new.append(NewEvent.of(lost, stream=battle_stream(battle_id)))
+    return new
 
 
 def _strengths(state: Pool, params: ReinforcementsParams) -> dict[uuid.UUID, rules.UnitStrength]:
@@ -287,7 +411,17 @@ def _raise_squad(
         leads = n == 0
         name = "Squad leader" if leads else f"Reinforcement {n + 1}"
         trooper_id = ctx.new_id(f"new_squad:{n}")
-        new.append(enlist(trooper_id, shell, template, n, name, role="leader" if leads else "line"))
+        new.append(
+            enlist(
+                trooper_id,
+                shell,
+                template,
+                n,
+                name,
+                role="leader" if leads else "line",
+                experience=squad.squad_leader_experience if leads else "",
+            )
+        )
         ids.append(trooper_id)
     record = NewSquadRecord(
         unit_id=unit_id,

@@ -105,8 +105,10 @@ def enlist(
     name: str,
     *,
     role: str | None = None,
+    experience: str = "",
 ) -> NewEvent:
-    """A new trooper armed like ``template`` (the figure he replaces, or a typical one)."""
+    """A new trooper armed like ``template`` (the figure he replaces, or a typical one); a new
+    squad's leader with his ``experience`` (FaD p.11)."""
     payload = roster_events.TrooperEnlisted(
         trooper_id=trooper_id,
         unit_id=unit.id,
@@ -119,6 +121,7 @@ def enlist(
         armour_die=template.armour_die if template else None,
         power_armour=template.power_armour if template else False,
         specialism=template.specialism if template else "",
+        experience=experience,
     )
     return NewEvent.of(payload, stream=f"trooper:{trooper_id}")
 

@@ -2,19 +2,22 @@
 
 After a battle the umpire resolves what it did to the units that fought: quality points and
 rises, the fatigue drop, the withdrawal test of units that fought Exhausted, the recovery rolls
-of the injured, and the repair of damaged vehicles.
+of the injured, and the repair of damaged vehicles and wrecked power-armour suits.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from battles.after_action.context import AfterActionContext, register_after_action
 from battles.after_action.events import (
     CasualtiesRecovered,
+    PowerSuitsSentForRepair,
     QualityPointsAwarded,
     Recovery,
     Repair,
+    SuitRepair,
     UnitFatigueDropped,
     VehiclesRecovered,
     WithdrawalTested,
@@ -38,12 +41,17 @@ from rules.sg2.recovery import (
     exhausted_withdrawal_test,
     fatigue_after_battle,
     injured_trooper_recovery,
+    power_suit_repair,
     vehicle_repair,
 )
 from rules.sg2.scales import Fatigue, Quality
 from rules.sg2.vehicles import VehicleDamage
 
 INJURED = (TrooperStatus.WOUNDED, TrooperStatus.STABILISED, TrooperStatus.CASEVACED)
+# A wrecked suit goes for repair unless its wearer is lost to his side: dead, a prisoner, or
+# evacuated for good (his own status, or what his recovery roll just made of him).
+WEARER_LOST = (TrooperStatus.DEAD, TrooperStatus.CAPTURED, TrooperStatus.EVACUATED)
+RECOVERY_LOST = ("dead", "evacuated", "left_with_enemy")
 REPAIRABLE = (VehicleState.IMMOBILISED, VehicleState.SYSTEMS_DAMAGED, VehicleState.DISABLED)
 
 
@@ -65,7 +73,9 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     4. the injured: untreated casualties first get a field treatment roll if
        ``post_battle_treat_untreated`` (P.39), then one recovery D6 each (P.61);
     5. damaged vehicles: the side that recovers them (``vehicle_recovery``) queues them for
-       repair from the battle's day; disabled ones only in a rear area (P.61).
+       repair from the battle's day; disabled ones only in a rear area (P.61);
+    6. power-armour suits wrecked in the battle (P.40 roll 5) go for repair from the battle's
+       day: ``pa_suit_repair_days``, doubled in the field or short of supplies (P.61; AMBIG-09).
 
     Dice, in order: per unit in the roster's reading order (``context.reading_order``), the
     withdrawal die, then per injured trooper recovered from the battle his treatment die (if
@@ -75,10 +85,17 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     out: list[EventPayload] = []
     # Who was abandoned is read from the whole battle once, not again for each unit.
     abandoned = abandoned_wounded(ctx.events)
+    merged_for_good = _merged_for_good(ctx)
     for participant in ctx.participants:
         unit = ctx.units[participant.unit_id]
+        if unit.id in merged_for_good:
+            # Its regroup into another unit stood as the battle ended (P.17, option
+            # regroup_persists): disbanded, it has no after-action; its men have theirs with
+            # the unit they serve in.
+            continue
         out.append(_quality_points(ctx, participant, unit))
-        out.append(_fatigue_drop(ctx, participant, unit))
+        absorbed = [m for m, into in merged_for_good.items() if into == unit.id]
+        out.append(_fatigue_drop(ctx, participant, unit, absorbed))
         # Each die is for this unit (a trooper's within it): keyed table dice and the dice
         # prompt name them so.
         with rolling_for(dice, str(unit.id)):
@@ -98,6 +115,9 @@ def sg2_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
         repairs = _recover_vehicles(ctx, participant, unit)
         if repairs:
             out.append(VehiclesRecovered(battle_id=battle_id, unit_id=unit.id, vehicles=repairs))
+        suits = _repair_suits(ctx, unit, recoveries)
+        if suits is not None:
+            out.append(suits)
     out.extend(_fatigue_of_units_that_did_not_fight(ctx))
     return out
 
@@ -151,10 +171,27 @@ def _quality_points(
     )
 
 
+def _merged_for_good(ctx: AfterActionContext) -> dict[uuid.UUID, uuid.UUID]:
+    """The units whose regroup into another stood as the battle ended (``battles.RegroupsSettled``;
+    P.17, option ``regroup_persists``): each -> the unit its men serve in now. A dissolved
+    regroup gave each man back to his own unit, which has its after-action as any other."""
+    return {
+        uuid.UUID(settled["merged_unit_id"]): uuid.UUID(settled["merged_into"])
+        for event in ctx.events
+        if event.type == "battles.RegroupsSettled"
+        for settled in event.payload["regroups"]
+        if settled["persists"]
+    }
+
+
 def _fatigue_drop(
-    ctx: AfterActionContext, participant: Participant, unit: Unit
+    ctx: AfterActionContext,
+    participant: Participant,
+    unit: Unit,
+    absorbed: Sequence[uuid.UUID] = (),
 ) -> UnitFatigueDropped:
-    """Step 2: one fatigue level down and the R&R count restarted (P.61)."""
+    """Step 2: one fatigue level down and the R&R count restarted (P.61). The men of the units
+    ``absorbed`` into it for good (P.17) count the battle with it, each once."""
     in_battle = _fatigue(participant.fatigue) or _fatigue(unit.fatigue)
     after = (
         fatigue_after_battle(
@@ -169,7 +206,11 @@ def _fatigue_drop(
         fatigue_before=_name(_fatigue(unit.fatigue)),
         fatigue_after=_name(after) if after is not None else _name(_fatigue(unit.fatigue)),
         battles_since_rest=unit.battles_since_rest + 1,
-        trooper_ids=ctx.took_part(unit.id),
+        trooper_ids=list(
+            dict.fromkeys(
+                [*ctx.took_part(unit.id), *(t for m in absorbed for t in ctx.took_part(m))]
+            )
+        ),
     )
 
 
@@ -377,6 +418,50 @@ def _recover_vehicles(
             )
         )
     return out
+
+
+def _repair_suits(
+    ctx: AfterActionContext, unit: Unit, recoveries: list[Recovery]
+) -> PowerSuitsSentForRepair | None:
+    """Step 6: the unit's power-armour suits wrecked since its last after-action (P.40 roll 5)
+    go for repair where the unit is, from the battle's day (option ``pa_suit_repair_days``;
+    doubled in the field or short of supplies, P.61)."""
+    options = ctx.options
+    lost = {r.trooper_id for r in recoveries if r.outcome in RECOVERY_LOST}
+    wrecked = [
+        t
+        for t in ctx.troopers[unit.id]
+        if t.suit_wrecked
+        and t.suit_repaired_on_day is None
+        and TrooperStatus(t.status) not in WEARER_LOST
+        and t.id not in lost
+    ]
+    if not wrecked:
+        return None
+    location = location_of(unit.status)
+    repair = power_suit_repair(
+        location=location,
+        supplied=unit.supplied,
+        pa_suit_repair_days=options.pa_suit_repair_days,
+        field_time_multiplier=options.field_time_multiplier,
+        field_doubling_applies_to=[t.value for t in options.field_doubling_applies_to],
+    )
+    return PowerSuitsSentForRepair(
+        battle_id=ctx.battle.id,
+        unit_id=unit.id,
+        location=location.value,
+        supplied=unit.supplied,
+        suits=[
+            SuitRepair(
+                trooper_id=t.id,
+                repair_days=options.pa_suit_repair_days,
+                days=repair.days,
+                doubled=repair.doubled,
+                repaired_on_day=ctx.battle.day + repair.days,
+            )
+            for t in wrecked
+        ],
+    )
 
 
 register_after_action(Ruleset.SG2, sg2_after_action)

@@ -82,8 +82,10 @@ class ReinforcementsSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="The reinforcement dice rolled at the table, in this order: 2d6, then one d6 "
-        'per point spent on an extra die; or each keyed by the force: {"face": 4, "for": '
-        '"<force id>"}. Leave out to have the server roll (202 and a job).',
+        "per point spent on an extra die, then (option campaign_quality_loss_counts_"
+        "reinforcements) a quality loss d6 for each unit the pool brings to half its strength "
+        'in newcomers; or each keyed by what it is for: {"face": 4, "for": "<force or unit '
+        'id>"}. Leave out to have the server roll (202 and a job).',
     )
 
 
@@ -93,7 +95,9 @@ class ForceReinforcementsApi(APIView):
     @extend_schema(responses=dict)
     def get(self, request: Request, force_id: uuid.UUID) -> Response:
         """The dice prompt: the pool's dice in order (2d6, then one d6 per extra die bought),
-        each with its purpose and the force it is for; ``?dice=3,5`` follows the faces so far."""
+        each with its purpose and the force it is for, then any unit's quality loss die (option
+        ``campaign_quality_loss_counts_reinforcements``, which needs ``?assignment=``);
+        ``?dice=3,5`` follows the faces so far."""
         campaign, force = _force(request, force_id, umpire=True)
         return dice_prompt(
             request,

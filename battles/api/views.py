@@ -88,6 +88,12 @@ class EndSerializer(serializers.Serializer):
     withdrawn = serializers.ListField(child=serializers.UUIDField(), default=list)
     routed = serializers.ListField(child=serializers.UUIDField(), default=list)
     surrendered = serializers.ListField(child=serializers.UUIDField(), default=list)
+    regroups_persisting = serializers.ListField(
+        child=serializers.UUIDField(),
+        default=list,
+        help_text="With the option regroup_persists = umpire: the units that regrouped into "
+        "another in this battle whose merger stands; the others are dissolved (SG2 P.17).",
+    )
 
 
 class BattleLifecycleApi(APIView):

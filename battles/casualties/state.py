@@ -2,8 +2,9 @@
 leads a unit now, and the checks every casualty action makes.
 
 A trooper's roster status stands for his figure's state on the table: ``fit`` is FIT (or a
-power-armoured trooper whose suit was wrecked, who is unhurt), ``wounded`` an untreated casualty
-(white skull), ``stabilised`` a treated one (red cross), ``dead`` a black skull.
+power-armoured trooper whose suit was wrecked, who is unhurt and fights unarmoured until it is
+repaired), ``wounded`` an untreated casualty (white skull), ``stabilised`` a treated one (red
+cross), ``dead`` a black skull.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ FIGURE_STATE: dict[TrooperStatus, FigureState] = {
 }
 
 # What each figure state the rules can leave a trooper in is on the roster. A wrecked suit's
-# wearer is unhurt (P.40): the roster has no state for the suit, so he stays fit.
+# wearer is unhurt (P.40): he stays fit, and the roster keeps his suit wrecked until repaired.
 ROSTER_STATUS: dict[FigureState, TrooperStatus] = {
     FigureState.FIT: TrooperStatus.FIT,
     FigureState.SUIT_DISABLED: TrooperStatus.FIT,
@@ -50,6 +51,9 @@ ROSTER_STATUS: dict[FigureState, TrooperStatus] = {
 
 DOWN = (FigureState.UNTREATED, FigureState.STABILISED, FigureState.DEAD)
 
+# The armour die of a figure without effective armour, "basic battledress" (SG2 P.28).
+UNARMOURED = Die.D4
+
 
 def status_of(trooper: Trooper) -> TrooperStatus:
     return TrooperStatus(trooper.status)
@@ -57,12 +61,22 @@ def status_of(trooper: Trooper) -> TrooperStatus:
 
 def figure_of(trooper: Trooper) -> rules.Figure:
     """The trooper as the rules see his figure. A missing armour die is refused where the rules
-    roll it; elsewhere it is never read."""
+    roll it; elsewhere it is never read.
+
+    A power-armoured trooper whose suit is wrecked (P.40 roll 5) and not yet repaired (option
+    ``pa_suit_repair_days``) fights as "any unarmoured figure": no power armour and the armour
+    die of basic battledress, D4 (P.28: "figures wearing no effective armour").
+    """
+    if trooper.power_armour and trooper.suit_wrecked:
+        armour, power_armour = UNARMOURED, False
+    else:
+        armour = Die(trooper.armour_die) if trooper.armour_die else Die.D6
+        power_armour = trooper.power_armour
     return rules.Figure(
         id=str(trooper.id),
         state=FIGURE_STATE[status_of(trooper)],
-        armour=Die(trooper.armour_die) if trooper.armour_die else Die.D6,
-        power_armour=trooper.power_armour,
+        armour=armour,
+        power_armour=power_armour,
     )
 
 

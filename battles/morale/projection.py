@@ -7,7 +7,14 @@ these steps only read their names.
 from __future__ import annotations
 
 from battles.models import Participant
-from battles.projections import dice_text, label, log, participant_key, unit_name
+from battles.projections import (
+    dice_text,
+    label,
+    log,
+    participant_key,
+    trooper_names,
+    unit_name,
+)
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rosters.models import Trooper, Unit
@@ -20,7 +27,7 @@ class MoraleProjection(Projection):
     of the battles projection)."""
 
     name = "battles.morale"
-    version = 2
+    version = 3
 
     @Projection.handles("battles.ConfidenceTested")
     def confidence_tested(rows: Rows, event: StoredEvent) -> None:
@@ -118,3 +125,47 @@ class MoraleProjection(Projection):
             f"{p['confidence']} (from {p['confidence_before']} and "
             f"{p['merged_confidence_before']}).",
         )
+
+    @Projection.handles("battles.RegroupsSettled")
+    def regroups_settled(rows: Rows, event: StoredEvent) -> None:
+        """A dissolved merger gives the joined unit back the fatigue it fought at, and the
+        merged unit's participant the end its men met with the unit they joined, for the
+        after-action (P.61); one log line per regroup."""
+        p = event.payload
+        decided = (
+            "as the umpire decided"
+            if p["regroup_persists"] == "umpire"
+            else f"option regroup_persists = {p['regroup_persists']}"
+        )
+        for index, settled in enumerate(p["regroups"]):
+            unit = unit_name(rows, settled["unit_id"])
+            merged = unit_name(rows, settled["merged_unit_id"])
+            if settled["persists"]:
+                log(
+                    rows,
+                    event,
+                    f"{merged} stays regrouped into {unit} after the battle ({decided}).",
+                    n=index,
+                )
+                continue
+            restored = settled["restored"]
+            key = participant_key(p["battle_id"], settled["unit_id"])
+            if restored is not None and rows.get(Participant, key) is not None:
+                rows.update(
+                    Participant,
+                    key,
+                    fatigue=restored["fatigue_in_battle"],
+                    starting_confidence=restored["starting_confidence"],
+                )
+            merged_key = participant_key(p["battle_id"], settled["merged_unit_id"])
+            if rows.get(Participant, merged_key) is not None:
+                rows.update(Participant, merged_key, status=settled["merged_unit_ended"])
+            men = [r["trooper_id"] for r in settled["returned"]]
+            back = f": {trooper_names(rows, men)} went back to {merged}" if men else ""
+            log(
+                rows,
+                event,
+                f"The regrouping of {merged} into {unit} was dissolved as the battle ended "
+                f"({decided}){back}.",
+                n=index,
+            )

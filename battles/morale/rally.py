@@ -10,6 +10,7 @@ from pydantic import Field
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.models import Participant
 from battles.morale.confidence import unit_morale
+from battles.regroups import JoinedUnitBefore
 from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import CommandError, RuleViolation, StateConflict
@@ -144,11 +145,19 @@ class Rally(BattleAction):
 # --- Regrouping (P.17) ----------------------------------------------------------------------------
 
 
-@event_type("battles.UnitsRegrouped", stream="battle")
+def _v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    # Regroups recorded before the merger could be dissolved kept no record of what it replaced.
+    return {**payload, "joined_before": None, "trooper_orders": None}
+
+
+@event_type("battles.UnitsRegrouped", stream="battle", version=2, upcasters={1: _v1_to_v2})
 class UnitsRegrouped(EventPayload):
     """Two depleted units regrouped into one in battle (SG2 P.17): ``merged_unit_id``'s men
     joined ``unit_id``, which takes the better LV, the larger unit's quality and the average
-    confidence rounded up; the merged unit leaves the battle as a unit of its own."""
+    confidence rounded up; the merged unit leaves the battle as a unit of its own.
+
+    Version 2 adds what the merger replaced (``joined_before``, ``trooper_orders``), so the end
+    of the battle can hand each man back to his own unit (option ``regroup_persists``)."""
 
     battle_id: uuid.UUID
     turn: int = Field(ge=0)
@@ -163,6 +172,14 @@ class UnitsRegrouped(EventPayload):
     merged_confidence_before: str
     confidence: str
     dice: list[DieRoll] = Field(default_factory=list)
+    joined_before: JoinedUnitBefore | None = Field(
+        default=None, description="The joined unit before the regroup (None before version 2)."
+    )
+    trooper_orders: list[int] | None = Field(
+        default=None,
+        description="Each joining trooper's place on his own unit's roll, as ``trooper_ids`` "
+        "lists them (None before version 2).",
+    )
 
 
 class RegroupParams(Params):
@@ -252,5 +269,13 @@ class Regroup(BattleAction):
                 confidence_before=kept.confidence,
                 merged_confidence_before=merged.confidence,
                 confidence=outcome.confidence.name.lower(),
+                joined_before=JoinedUnitBefore(
+                    quality=unit.quality,
+                    leadership=unit.leadership,
+                    fatigue=unit.fatigue,
+                    fatigue_in_battle=kept.fatigue,
+                    starting_confidence=kept.starting_confidence,
+                ),
+                trooper_orders=[t.order for t in joining],
             )
         ]

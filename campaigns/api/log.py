@@ -62,7 +62,7 @@ class CampaignEventsApi(APIView):
     )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         membership_get(user=request.user, campaign_id=campaign_id)
-        after = _int_param(request, "after", 0, low=0, high=2**62)
+        after = _int_param(request, "after", 0, low=0, high=store.MAX_SEQUENCE)
         limit = _int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
         types = [t for t in request.query_params.get("type", "").split(",") if t]
         events = list(

@@ -31,9 +31,35 @@ urlpatterns = [
         name="campaign-member",
     ),
     path(
+        "campaigns/<uuid:campaign_id>/invitations/",
+        members.CampaignInvitationsApi.as_view(),
+        name="campaign-invitations",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/invitations/<uuid:invitation_id>/",
+        members.CampaignInvitationDetailApi.as_view(),
+        name="campaign-invitation",
+    ),
+    path("invitations/", members.MyInvitationsApi.as_view(), name="invitations"),
+    path(
+        "invitations/<uuid:invitation_id>/accept/",
+        members.InvitationAcceptApi.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<uuid:invitation_id>/decline/",
+        members.InvitationDeclineApi.as_view(),
+        name="invitation-decline",
+    ),
+    path(
         "campaigns/<uuid:campaign_id>/api-clients/",
         members.CampaignApiClientsApi.as_view(),
         name="campaign-api-clients",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/api-clients/<int:user_id>/token/",
+        members.CampaignApiClientTokenApi.as_view(),
+        name="campaign-api-client-token",
     ),
     path(
         "campaigns/<uuid:campaign_id>/options/",

@@ -24,6 +24,7 @@ from campaigns.projections import CampaignProjection, JournalProjection
 from eventlog import projections, store
 from eventlog.api.commands import dice_prompt, execute
 from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.command_input import as_of_sequence
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError
 from eventlog.projections import Row
@@ -79,18 +80,7 @@ def _campaign_json(row: Mapping[str, Any], role: str | None = None) -> dict:
 
 
 def parse_as_of(request: Request) -> int | None:
-    raw = request.query_params.get("as_of")
-    if raw in (None, ""):
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise CommandError(
-            "invalid.as_of", "as_of is the sequence number of an event.", field="as_of"
-        ) from None
-    if value < 0:
-        raise CommandError("invalid.as_of", "as_of cannot be negative.", field="as_of")
-    return value
+    return as_of_sequence(request.query_params.get("as_of"))
 
 
 class CampaignListApi(APIView):

@@ -17,7 +17,9 @@ env = environ.Env()
 
 DEFAULT_SECRET_KEY = "insecure-development-key-change-me"
 SECRET_KEY = env.str("SECRET_KEY", default=DEFAULT_SECRET_KEY)
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for: the development settings (config.settings.dev) turn it on, and nothing
+# else should show a traceback page with the settings in it.
+DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -31,11 +33,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "eventlog",
+    "accounts",
     "campaigns",
     "rosters",
     "battles",
@@ -44,14 +46,20 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every response, a redirect or a refusal included, carries the request's id.
+    "config.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "config.query_guard.RefuseControlCharactersInQuery",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so it is the first to see a view's exception: a lock or statement timeout is a 503.
+    "config.middleware.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -96,14 +104,31 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold.lower() == "none" else int(prepare_threshold)
     )
+    # No statement runs, and no write waits for a lock, for ever: a held lock or a runaway query
+    # becomes an error the API answers with 503 and Retry-After (config/errors.py), and a job
+    # retries. 0 turns either off (a long data migration, say). Options in DATABASE_URL's
+    # ?options= come after these, so they win.
+    session_options = (
+        f"-c statement_timeout={env.int('DB_STATEMENT_TIMEOUT_MS', default=15000)} "
+        f"-c lock_timeout={env.int('DB_LOCK_TIMEOUT_MS', default=5000)}"
+    )
+    given_options = DATABASES["default"]["OPTIONS"].get("options", "")
+    DATABASES["default"]["OPTIONS"]["options"] = f"{session_options} {given_options}".strip()
+# Seconds a client is told to wait (Retry-After) when the database gave up on its request.
+DB_BUSY_RETRY_AFTER = env.int("DB_BUSY_RETRY_AFTER", default=5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # Twelve characters: a passphrase of a few words, not one word and a digit.
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.validators.ServiceNameValidator"},
 ]
 
 LANGUAGE_CODE = "en-gb"
@@ -117,15 +142,58 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:campaigns"
 LOGOUT_REDIRECT_URL = "login"
 
+# Requests allowed per period (accounts/throttles.py): log-in attempts by address and by
+# username, writes by user, requests of clients not logged in by address. "<n>/<second, minute,
+# hour or day>".
+THROTTLE_RATES = {
+    "login": env.str("MUSTER_THROTTLE_LOGIN", default="10/minute"),
+    "login_username": env.str("MUSTER_THROTTLE_LOGIN_USERNAME", default="30/hour"),
+    "writes": env.str("MUSTER_THROTTLE_WRITES", default="300/minute"),
+    "anon": env.str("MUSTER_THROTTLE_ANON", default="120/minute"),
+}
+# Throttles count in the cache. The default, files under VAR_DIR, is shared by every process of
+# one machine (gunicorn's workers); several machines share a Redis one (CACHE_URL=redis://...).
+CACHES = {
+    "default": env.cache_url("CACHE_URL")
+    if env.str("CACHE_URL", default="")
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+}
+# API tokens expire this many days after they are made, unless asked for less (or more, up to
+# the maximum).
+MUSTER_TOKEN_LIFETIME_DAYS = env.int("MUSTER_TOKEN_LIFETIME_DAYS", default=30)
+MUSTER_TOKEN_MAX_LIFETIME_DAYS = env.int("MUSTER_TOKEN_MAX_LIFETIME_DAYS", default=365)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "accounts.permissions.ReadOnlyTokensOnlyRead",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttles.WriteRateThrottle",
+        "accounts.throttles.AnonymousRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # Proxies in front of Muster that append to X-Forwarded-For (1 behind Caddy): the client's
+    # address for the throttles is the one the nearest proxy saw. 0 trusts no header, so a client
+    # cannot pick its own address.
+    "NUM_PROXIES": env.int("MUSTER_NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    # JSON with a bound on its nesting depth (config/parsers.py), and the forms DRF reads.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -179,12 +247,34 @@ MUSTER_WORKER_HEARTBEAT_INTERVAL = env.float("MUSTER_WORKER_HEARTBEAT_INTERVAL",
 # A projection fold for an as-of view snapshots its state every this many events.
 MUSTER_SNAPSHOT_INTERVAL = env.int("MUSTER_SNAPSHOT_INTERVAL", default=1000)
 
+# Pages and the API docs load only their own scripts; inline styles are allowed (the pages set CSS
+# variables in style attributes, Swagger UI styles its widgets). Empty: no header.
+CONTENT_SECURITY_POLICY = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default=(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    ),
+)
+
+# The bearer token that opens /metrics (and the details of /readyz); unset, /metrics is a 404.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# One JSON object a line, with time, level, logger, message and request id (config/logs.py).
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING_CONFIG = "config.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Without their own handlers (Django's write plain text): their lines go up to the root's
+        # JSON console like every other.
+        "django": {"level": LOG_LEVEL, "propagate": True},
+        "django.server": {"level": LOG_LEVEL, "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         # One line per task is noise when jobs run in the web process (eager mode).
         "celery.app.trace": {"level": env.str("CELERY_TASK_LOG_LEVEL", default="WARNING")},

@@ -30,6 +30,7 @@ from rosters.roster_file.reading import _Lines, _read_json, _read_yaml, _SyntaxP
 from rosters.roster_file.spec import (
     ARMOUR_DICE,
     COMMAND_LEVELS,
+    FAD_LEADER_EXPERIENCES,
     FAD_QUALITIES,
     FAD_RESOLVES,
     FATIGUES,
@@ -51,6 +52,7 @@ from rules.rulesets import RulesetDefinition, definition
 __all__ = [
     "ARMOUR_DICE",
     "COMMAND_LEVELS",
+    "FAD_LEADER_EXPERIENCES",
     "FAD_QUALITIES",
     "FAD_RESOLVES",
     "FATIGUES",

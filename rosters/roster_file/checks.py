@@ -75,6 +75,7 @@ class _TreeCheck:
         else:
             self.ruleset_fields(unit, path, called, kind, given)
             self.leaders(unit, path, called)
+            self.leader_experience(unit, path, kind)
         if self.ruleset.vehicle_armour:
             self.vehicle_armour(unit, path)
         self.units(unit.get("units"), path)
@@ -203,6 +204,37 @@ class _TreeCheck:
                 f"troopers[{leaders[0]}]); {_show(again.get('name'))} cannot be a second one. "
                 "A unit has one leader: make the other second_in_command.",
             )
+
+    def leader_experience(self, unit: Mapping[str, Any], path: Path, kind: UnitKind | None) -> None:
+        """A squad leader's experience (FaD p.11): only the leader of a squad has one, and only
+        in a ruleset that keeps it."""
+        troopers = unit.get("troopers")
+        if not isinstance(troopers, list):
+            return
+        allowed = self.ruleset.leader_experiences
+        for index, trooper in enumerate(troopers):
+            if not isinstance(trooper, Mapping) or trooper.get("experience") is None:
+                continue
+            at = (*path, "troopers", index)
+            if not allowed:
+                owner = next((o for o in self.others if o.leader_experiences), None)
+                whose = f"experience is a {owner.label} value; " if owner else ""
+                self.add(
+                    (*at, "experience"),
+                    "roster.wrong_ruleset",
+                    f"{whose}a {self.ruleset.label} roster does not use experience.",
+                )
+            elif trooper.get("role") != TrooperRole.LEADER.value or (
+                kind is not None and kind is not UnitKind.SQUAD
+            ):
+                self.add(
+                    (*at, "experience"),
+                    "roster.not_allowed",
+                    f"{_show(trooper.get('name'))} cannot have an experience: only the leader "
+                    "(role leader) of a squad has one.",
+                )
+            else:
+                self.named_value(trooper, at, "experience", allowed)
 
     def vehicle_armour(self, unit: Mapping[str, Any], path: Path) -> None:
         vehicles = unit.get("vehicles")

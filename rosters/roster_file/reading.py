@@ -43,11 +43,27 @@ class _SyntaxProblem(Exception):
 MAX_EXPANDED_VALUES = 50_000
 
 
+class _UntaggedLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing explicit tags (``!!binary``, ``!!python/...``, ``!local``):
+    a roster is mappings, lists, text and numbers, and a tag only ever asks the reader to build
+    something else."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()
+        tag = None if isinstance(event, yaml.AliasEvent) else getattr(event, "tag", None)
+        if tag is not None:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise yaml.composer.ComposerError(
+                None, None, f"tags such as {shown} are not allowed in a roster", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
 def _read_yaml(text: str, lines: _Lines, findings: list[_Finding]) -> object:
     loader: yaml.SafeLoader | None = None
     try:
         # Built inside the ``try``: the reader refuses control characters as it starts.
-        loader = yaml.SafeLoader(text)
+        loader = _UntaggedLoader(text)
         node = loader.get_single_node()
         if node is not None and _expanded_size(node, {}, set()) > MAX_EXPANDED_VALUES:
             raise _SyntaxProblem(

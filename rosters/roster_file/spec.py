@@ -22,10 +22,13 @@ from rules.fad import scales as fad_scales
 from rules.sg2 import scales as sg2_scales
 
 Path = tuple[str | int, ...]
+# No unit or vehicle of a tabletop force counts more men than this; a larger number is a typo.
+MAX_COUNT = 1000
 
 SG2_QUALITIES = tuple(q.name.lower() for q in sg2_scales.Quality)
 FAD_QUALITIES = tuple(q.name.lower() for q in fad_scales.Quality)
 FAD_RESOLVES = tuple(r.name.lower() for r in fad_scales.Resolve)
+FAD_LEADER_EXPERIENCES = tuple(e.name.lower() for e in fad_scales.SquadLeaderExperience)
 FATIGUES = tuple(f.name.lower() for f in sg2_scales.Fatigue)
 MOTIVATIONS = tuple(m.name.lower() for m in sg2_scales.MissionMotivation)
 COMMAND_LEVELS = tuple(level.name.lower() for level in CommandLevel)
@@ -102,6 +105,15 @@ class TrooperSpec(BaseModel):
         default="",
         description="The specialist skill, if any, e.g. 'EW', 'forward observer', 'sniper'.",
     )
+    experience: str | None = Field(
+        default=None,
+        description=(
+            "Fast and Dirty only: a squad leader's experience in lower case, inexperienced, "
+            "experienced or veteran (FaD p.11). Given only to the leader of a squad; a squad "
+            "leader without one is inexperienced, the book's starting value (p.51)."
+        ),
+        json_schema_extra={"enum": [*FAD_LEADER_EXPERIENCES, None]},
+    )
 
 
 class VehicleSpec(BaseModel):
@@ -127,7 +139,11 @@ class VehicleSpec(BaseModel):
         description="Stargrunt II size class, 1 (very small) to 5 (very large) (P.31).",
     )
     capacity: int = Field(
-        default=0, ge=0, strict=True, description="How many troopers it carries, besides its crew."
+        default=0,
+        ge=0,
+        le=MAX_COUNT,
+        strict=True,
+        description="How many troopers it carries, besides its crew.",
     )
     armour: int | None = Field(
         default=None,
@@ -213,6 +229,7 @@ class UnitSpec(BaseModel):
     toe_strength: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_COUNT,
         strict=True,
         description=(
             "Full strength on the table of organisation; replacements fill the unit up to it. "

@@ -618,7 +618,10 @@ class FaDOptions:
         ),
     )
     campaign_squad_leader_improvement: bool = _on(
-        False, "Squad leader experience may be bought with campaign points", "FaD p.66"
+        False,
+        "Squad leader experience may be bought with campaign points: 1 point a level, up to "
+        "Veteran (book silent; the price is an officer's leadership step's)",
+        "FaD p.11, p.66",
     )
     campaign_locked_resolve_skips_roll: bool = _on(
         True, "Units whose Resolve is fixed skip the Resolve Loss roll", "FaD p.54, p.56, p.66"

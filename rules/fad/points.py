@@ -3,6 +3,10 @@
 EXPERIENCE: after each battle both players receive two campaign points per reinforced platoon in
 their force and spend them on the price list below. Spending is checked as a whole: a purchase over
 budget or over a cap is refused with a :class:`CampaignPointsError` whose ``code`` names the rule.
+
+The book's list has no price for a squad leader's experience (p.11); with option
+``campaign_squad_leader_improvement`` a step costs 1 point, as an officer's leadership step does
+(the service's reading).
 """
 
 from __future__ import annotations
@@ -14,15 +18,22 @@ from typing import TypeVar
 
 from rules.errors import RuleError
 from rules.fad.replacements import VehicleCondition
-from rules.fad.scales import Quality, Resolve
+from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
 
 
 class CampaignPointsError(RuleError):
-    """A campaign point purchase the rules refuse; ``code`` is e.g. ``campaign_points.over_cap``."""
+    """A campaign point purchase the rules refuse; ``code`` is e.g. ``campaign_points.over_cap``.
 
-    def __init__(self, code: str, message: str, *, index: int | None = None) -> None:
+    ``index`` is the place of the purchase refused, if one is; ``part`` the part of it at fault
+    (``"kind"`` for a purchase the campaign's options do not allow), if not the whole.
+    """
+
+    def __init__(
+        self, code: str, message: str, *, index: int | None = None, part: str | None = None
+    ) -> None:
         super().__init__(code, message, field=None if index is None else str(index))
         self.index = index
+        self.part = part
 
 
 POINTS_PER_REINFORCED_PLATOON = 2
@@ -59,10 +70,13 @@ class PurchaseKind(enum.StrEnum):
     OFFICER_LEADERSHIP_STEP = "officer_leadership_step"
     REPLACE_VEHICLE = "replace_vehicle"
     TRAIT = "trait"
+    # Not on the book's list: only with option campaign_squad_leader_improvement.
+    SQUAD_LEADER_STEP = "squad_leader_step"
 
     @property
     def cost(self) -> int:
-        """Points the purchase costs: 2 to replace a vehicle or assign a trait, otherwise 1."""
+        """Points the purchase costs: 2 to replace a vehicle or assign a trait, otherwise 1
+        (a squad leader's step too, priced like an officer's: the book gives no price)."""
         return 2 if self in (PurchaseKind.REPLACE_VEHICLE, PurchaseKind.TRAIT) else 1
 
 
@@ -101,7 +115,8 @@ class UnitStanding:
     ``resolve_locked`` marks units that cannot change their resolve (the Fanatic trait, p.56;
     off-board artillery, p.54). ``initial_quality`` and ``initial_resolve`` are the campaign's
     starting values, read only when option ``campaign_initial_value_cap_scope`` is
-    ``"strength_quality_resolve"``.
+    ``"strength_quality_resolve"``. ``squad_leader`` is the experience of the squad's leader
+    (p.11), or None when it has none on duty.
     """
 
     unit_id: str
@@ -112,6 +127,7 @@ class UnitStanding:
     resolve_locked: bool = False
     eliminated_lone_figure: bool = False
     traits: frozenset[str] = frozenset()
+    squad_leader: SquadLeaderExperience | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +177,7 @@ def spend_campaign_points(
     banked: int = 0,
     campaign_cp_banking: bool = False,
     campaign_initial_value_cap_scope: str = "strength_only",
+    campaign_squad_leader_improvement: bool = False,
 ) -> Spending:
     """Check and apply a player's campaign point purchases, in order (FaD p.66 EXPERIENCE).
 
@@ -175,7 +192,10 @@ def spend_campaign_points(
     ``campaign_initial_value_cap_scope`` (default ``"strength_only"``: the reinforcement rule's
     "no unit above its initial starting value" limits only strength;
     ``"strength_quality_resolve"`` also stops quality and resolve being bought above the unit's
-    initial values).
+    initial values); ``campaign_squad_leader_improvement`` (default False: the book gives no
+    price for a squad leader's experience, so none is sold; if True, 1 point raises a squad's
+    leader one level, Inexperienced to Experienced to Veteran, p.11; the price is the service's
+    reading, that of an officer's leadership step).
     """
     _check_spending(awarded, banked, campaign_cp_banking, campaign_initial_value_cap_scope)
     budget = awarded + banked
@@ -188,6 +208,15 @@ def spend_campaign_points(
     personalities: list[tuple[str, str]] = []
     for index, purchase in enumerate(purchases):
         kind = PurchaseKind(purchase.kind)
+        if kind is PurchaseKind.SQUAD_LEADER_STEP and not campaign_squad_leader_improvement:
+            raise CampaignPointsError(
+                "campaign_points.not_allowed",
+                f"Purchase {index + 1} buys squad leader experience, which the book gives no "
+                "price for; this campaign does not sell it (option "
+                "campaign_squad_leader_improvement).",
+                index=index,
+                part="kind",
+            )
         if spent + kind.cost > budget:
             raise CampaignPointsError(
                 "campaign_points.over_budget",
@@ -291,6 +320,8 @@ def _buy_for_unit(
         return _raise_quality(unit, cap_initial, refuse)
     if kind is PurchaseKind.RESOLVE_STEP:
         return _raise_resolve(unit, cap_initial, refuse)
+    if kind is PurchaseKind.SQUAD_LEADER_STEP:
+        return _raise_squad_leader(unit, refuse)
     if kind is PurchaseKind.RETURN_LONE_FIGURE:
         if not unit.eliminated_lone_figure:
             raise refuse(
@@ -348,3 +379,17 @@ def _raise_resolve(unit: UnitStanding, cap_initial: bool, refuse: Refusal) -> Un
             f"Unit {unit.unit_id!r} is at its initial resolve and may not be raised above it.",
         )
     return replace(unit, resolve=Resolve(unit.resolve + 1))
+
+
+def _raise_squad_leader(unit: UnitStanding, refuse: Refusal) -> UnitStanding:
+    if unit.squad_leader is None:
+        raise refuse(
+            "not_eligible",
+            f"Unit {unit.unit_id!r} has no squad leader on duty whose experience could be raised.",
+        )
+    if unit.squad_leader is SquadLeaderExperience.VETERAN:
+        raise refuse(
+            "over_cap",
+            f"The squad leader of {unit.unit_id!r} is already a Veteran, the highest experience.",
+        )
+    return replace(unit, squad_leader=SquadLeaderExperience(unit.squad_leader + 1))

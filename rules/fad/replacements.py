@@ -210,6 +210,39 @@ def vehicle_replacement(
     return VehicleReplacement(before=condition, fate=fate, after=after, rolls=(roll,))
 
 
+def quality_loss_strength(
+    *,
+    initial_strength: int,
+    strength_after_battle: int | None = None,
+    campaign_half_strength_basis: str = "initial_strength",
+) -> int:
+    """The strength the "half" of FaD p.66 QUALITY LOSS is measured against: the unit's initial
+    strength (default) or, with ``campaign_half_strength_basis = "strength_after_battle"``, the
+    figures it had left after the battle."""
+    _check_count("Initial strength", initial_strength, minimum=1)
+    if campaign_half_strength_basis == "initial_strength":
+        return initial_strength
+    if campaign_half_strength_basis == "strength_after_battle":
+        if strength_after_battle is None:
+            raise RuleError(
+                "replacements.refused",
+                "The strength after the battle is needed to measure half strength against it.",
+            )
+        _check_count("Strength after the battle", strength_after_battle)
+        return strength_after_battle
+    raise RuleError(
+        "replacements.refused",
+        "campaign_half_strength_basis is 'initial_strength' or 'strength_after_battle', "
+        f"not {campaign_half_strength_basis!r}.",
+    )
+
+
+def at_least_half(newcomers: int, strength: int) -> bool:
+    """A unit that "receives at least half of their strength" in newcomers rolls Quality Loss
+    (FaD p.66): 2 x newcomers >= strength, so 4 of 8 and 3 of 5 do, 3 of 8 does not."""
+    return 2 * newcomers >= strength
+
+
 @dataclass(frozen=True, slots=True)
 class QualityLoss:
     """A unit's quality after the Quality Loss step; ``rolled`` says whether it had to roll."""
@@ -249,27 +282,17 @@ def quality_loss(
     quality = Quality(quality)
     _check_count("Replacements received", replacements_received)
     _check_count("Reinforcements received", reinforcements_received)
-    _check_count("Initial strength", initial_strength, minimum=1)
-    if campaign_half_strength_basis == "initial_strength":
-        strength = initial_strength
-    elif campaign_half_strength_basis == "strength_after_battle":
-        if strength_after_battle is None:
-            raise RuleError(
-                "replacements.refused",
-                "The strength after the battle is needed to measure half strength against it.",
-            )
-        _check_count("Strength after the battle", strength_after_battle)
-        strength = strength_after_battle
-    else:
-        raise RuleError(
-            "replacements.refused",
-            "campaign_half_strength_basis is 'initial_strength' or 'strength_after_battle', "
-            f"not {campaign_half_strength_basis!r}.",
-        )
+    strength = quality_loss_strength(
+        initial_strength=initial_strength,
+        strength_after_battle=strength_after_battle,
+        campaign_half_strength_basis=campaign_half_strength_basis,
+    )
     newcomers = replacements_received
     if campaign_quality_loss_counts_reinforcements:
         newcomers += reinforcements_received
-    must_roll = 2 * newcomers >= strength and (campaign_quality_loss_vehicles or not is_vehicle)
+    must_roll = at_least_half(newcomers, strength) and (
+        campaign_quality_loss_vehicles or not is_vehicle
+    )
     if must_roll and quality is Quality.RABBLE:
         # The book rolls for a Rabble unit all the same (p.66); it cannot drop lower.
         moot = roll_moot(dice, Die.D6, "quality loss")

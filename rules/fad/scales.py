@@ -1,4 +1,5 @@
-"""Fast and Dirty unit attribute scales: Quality and Resolve (FaD p.6, p.13).
+"""Fast and Dirty unit attribute scales: Quality and Resolve (FaD p.6, p.13), and a squad
+leader's experience (p.11).
 
 Each scale is an ordered enum whose value is its rank, worst to best, so comparisons read naturally
 (``Quality.ELITE > Quality.REGULAR``) and shifting by a step is arithmetic on the rank. These are
@@ -108,6 +109,29 @@ class Resolve(enum.IntEnum):
     def points_adjustment(self) -> Fraction:
         """Added to the quality multiplier when pricing a trooper (p.53): -0.5, -0.3, 0, +0.3."""
         return (Fraction(-5, 10), Fraction(-3, 10), Fraction(0), Fraction(3, 10))[self.value]
+
+
+class SquadLeaderExperience(enum.IntEnum):
+    """A squad leader's experience, worst to best (FaD p.11 GREATER VARIETY, Squad Leaders).
+
+    The book rolls it with Greater Variety (d6: 1-2 Inexperienced, 3-4 Experienced, 5-6 Veteran)
+    and starts every squad leader Inexperienced in Advanced Force Generation (p.51), raising it a
+    level per Training success. It stays with the leader between battles.
+    """
+
+    INEXPERIENCED = 0
+    EXPERIENCED = 1
+    VETERAN = 2
+
+    @property
+    def morale_modifier(self) -> int:
+        """What the leader gives his squad's Morale Tests (p.11): -1, 0, +1."""
+        return self.value - 1
+
+    @property
+    def points_adjustment(self) -> int:
+        """Added to the squad leader's base cost (p.53 SQUAD LEADER RATING): +0, +3, +8."""
+        return (0, 3, 8)[self.value]
 
 
 QUALITY_WORST = Quality.RABBLE

@@ -333,6 +333,28 @@ def regroup(
     )
 
 
+def regroup_persists_after_battle(
+    *,
+    regroup_persists: Literal["umpire", "persists", "dissolves"] = "umpire",
+    kept_by_umpire: bool = False,
+) -> bool:
+    """Whether units regrouped during a battle stay one unit once the battle is over.
+
+    SG2 p.17 REGROUPING forms the new unit for the game and says nothing of the campaign after it
+    (digest AMBIG-19). Option ``regroup_persists``: ``"persists"`` keeps every merger,
+    ``"dissolves"`` sends every man back to his own unit, and ``"umpire"`` (default) keeps the
+    mergers the umpire names as the battle ends (``kept_by_umpire``) and dissolves the others.
+    """
+    if regroup_persists not in ("umpire", "persists", "dissolves"):
+        raise RuleError(
+            "command.refused",
+            f"regroup_persists is 'umpire', 'persists' or 'dissolves', not {regroup_persists!r}.",
+        )
+    if regroup_persists == "umpire":
+        return kept_by_umpire
+    return regroup_persists == "persists"
+
+
 # --- The unit leader (p.10) -----------------------------------------------------------------------
 
 

@@ -403,3 +403,41 @@ def vehicle_repair(
         needs_rear_area=damage is VehicleDamage.DISABLED,
         days=days_by_damage[damage] * multiplier,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SuitRepair:
+    """How long a wrecked power-armour suit is out of action."""
+
+    days: int
+    # Whether the field or a shortage of supplies multiplied the days (P.61).
+    doubled: bool
+
+
+def power_suit_repair(
+    *,
+    location: Location | str,
+    supplied: bool = True,
+    pa_suit_repair_days: int = 3,
+    field_time_multiplier: int = 2,
+    field_doubling_applies_to: Collection[str] = DEFAULT_FIELD_DOUBLING,
+) -> SuitRepair:
+    """The days to repair a power-armour suit wrecked by a P.40 roll of 5.
+
+    SG2 P.40 POWER ARMOUR TROOP CASUALTIES: on a 5 "he is unhurt but the suit itself is
+    wrecked", marked DISABLED "as for a vehicle"; the book says nothing of the suit in a
+    campaign (digest AMBIG-09). Option ``pa_suit_repair_days`` (3, as long as a disabled
+    vehicle, P.61). Unlike a vehicle's hull the suit needs no rear area: it is repaired where its
+    wearer's unit is, and like every time of P.61 REST AND RECOVERY it doubles in the field or
+    short of supplies (options ``field_time_multiplier`` and ``field_doubling_applies_to``, as
+    a repair).
+    """
+    require_count("Days to repair a wrecked suit", pa_suit_repair_days)
+    multiplier = time_multiplier(
+        task=DoubledTime.REPAIR,
+        location=Location(location),
+        supplied=supplied,
+        field_time_multiplier=field_time_multiplier,
+        field_doubling_applies_to=field_doubling_applies_to,
+    )
+    return SuitRepair(days=pa_suit_repair_days * multiplier, doubled=multiplier > 1)

@@ -61,20 +61,20 @@ def test_the_history_shows_an_options_change_with_its_reason(umpire_api, base):
     )
 
 
-def test_the_history_tells_members_coming_changing_and_going(umpire_api, make_user, base):
+def test_the_history_tells_members_coming_changing_and_going(umpire_api, make_user, join, base):
     force_id = uuid.uuid4()
     campaign_id = uuid.UUID(base.rsplit("/", 1)[1])
     store.append(campaign_id, [NewEvent("tests.ForceMustered", {}, f"force:{force_id}", 1)])
     alice = make_user("alice")
-    make_user("carol")
-    umpire_api.post(
-        f"{base}/members/", {"username": "alice", "role": "player", "force_ids": [str(force_id)]}
-    )
-    umpire_api.post(f"{base}/members/", {"username": "carol", "role": "observer"})
+    carol = make_user("carol")
+    join(campaign_id, alice, "player", [force_id])
+    join(campaign_id, carol, "observer")
     umpire_api.patch(f"{base}/members/{alice.pk}/", {"role": "umpire"})
     umpire_api.delete(f"{base}/members/{alice.pk}/", {"reason": "Moved to another club."})
     assert summaries(umpire_api, base)[1:] == [
+        "alice invited as player with 1 force",
         "alice joined as player with 1 force",
+        "carol invited as observer",
         "carol joined as observer",
         "alice is now umpire",
         "alice removed from the campaign. Reason: Moved to another club.",

@@ -91,12 +91,9 @@ def test_a_refused_append_says_why_and_leaves_the_log_unchanged(
     assert log_of(campaign) == before
 
 
-def test_an_observer_may_read_but_not_append(umpire_api, api_for, make_user, events_url, campaign):
+def test_an_observer_may_read_but_not_append(api_for, make_user, join, events_url, campaign):
     watcher = make_user("watcher")
-    joined = umpire_api.post(
-        f"/api/v1/campaigns/{campaign['id']}/members/", {"username": "watcher", "role": "observer"}
-    )
-    assert joined.status_code == 201, joined.json()
+    join(campaign["id"], watcher, "observer")
     client = api_for(watcher)
     before = log_of(campaign)
     assert client.get(events_url).status_code == 200

@@ -1,4 +1,5 @@
-"""Campaign members through HTTP: adding, changing and removing them, roles, and API clients."""
+"""Campaign members through HTTP: invitations and their answers, changing and removing members,
+roles, and API clients."""
 
 from __future__ import annotations
 
@@ -44,21 +45,24 @@ def alice(make_user):
 
 
 @pytest.fixture
-def player(umpire_api, make_user, base, force):
+def player(join, make_user, campaign, force):
     user = make_user("bob")
-    response = umpire_api.post(
-        f"{base}/members/", {"username": "bob", "role": "player", "force_ids": [force]}
-    )
-    assert response.status_code == 201, response.json()
+    join(campaign["id"], user, "player", [force])
     return user
 
 
 @pytest.fixture
-def observer(umpire_api, make_user, base):
+def observer(join, make_user, campaign):
     user = make_user("carol")
-    response = umpire_api.post(f"{base}/members/", {"username": "carol", "role": "observer"})
-    assert response.status_code == 201, response.json()
+    join(campaign["id"], user, "observer")
     return user
+
+
+def invite(api, base, username: str, role: str, force_ids=()):
+    return api.post(
+        f"{base}/invitations/",
+        {"username": username, "role": role, "force_ids": list(force_ids)},
+    )
 
 
 def last(campaign) -> int:
@@ -78,45 +82,196 @@ def test_the_creator_is_listed_as_umpire_with_their_username(umpire_api, umpire,
     ]
 
 
-def test_an_umpire_adds_a_player_with_their_force(umpire_api, alice, base, force, campaign):
-    response = umpire_api.post(
-        f"{base}/members/", {"username": "alice", "role": "player", "force_ids": [force]}
+def test_an_invited_player_joins_only_when_they_accept(
+    umpire_api, api_for, alice, umpire, base, force, campaign
+):
+    response = invite(umpire_api, base, "alice", "player", [force])
+    assert response.status_code == 202, response.json()
+    invitation = response.json()
+    assert (invitation["username"], invitation["role"], invitation["status"]) == (
+        "alice",
+        "player",
+        "pending",
     )
+    assert invitation["force_ids"] == [force]
+    # Not a member yet: the campaign is still hidden from alice, and she is not listed.
+    client = api_for(alice)
+    assert client.get(f"{base}/").status_code == 404
+    assert [m["username"] for m in umpire_api.get(f"{base}/members/").json()] == ["umpire"]
+
+    (waiting,) = client.get("/api/v1/invitations/").json()
+    assert waiting == {
+        "id": invitation["id"],
+        "campaign_id": campaign["id"],
+        "campaign_name": "Kessler Ridge",
+        "role": "player",
+        "force_ids": [force],
+        "invited_by": "umpire",
+        "invited_at": invitation["invited_at"],
+    }
+    response = client.post(f"/api/v1/invitations/{invitation['id']}/accept/")
     assert response.status_code == 201, response.json()
     body = response.json()
     assert (body["user_id"], body["username"], body["role"]) == (alice.pk, "alice", "player")
     assert body["force_ids"] == [force]
-    (event,) = store.read(campaign["id"], types=["campaigns.MemberAdded"])
-    assert event.payload == {
-        "user_id": alice.pk,
-        "username": "alice",
-        "role": "player",
-        "force_ids": [force],
-    }
-    assert event.metadata["actor_id"] is not None
+    assert client.get(f"{base}/").json()["role"] == "player"
+    assert client.get("/api/v1/invitations/").json() == []
+
+    events = [
+        (e.type, e.payload)
+        for e in store.read(
+            campaign["id"],
+            types=[
+                "campaigns.MemberInvited",
+                "campaigns.InvitationAccepted",
+                "campaigns.MemberAdded",
+            ],
+        )
+    ]
+    assert events == [
+        (
+            "campaigns.MemberInvited",
+            {
+                "invitation_id": invitation["id"],
+                "username": "alice",
+                "role": "player",
+                "force_ids": [force],
+            },
+        ),
+        (
+            "campaigns.InvitationAccepted",
+            {"invitation_id": invitation["id"], "user_id": alice.pk},
+        ),
+        (
+            "campaigns.MemberAdded",
+            {"user_id": alice.pk, "username": "alice", "role": "player", "force_ids": [force]},
+        ),
+    ]
     listed = umpire_api.get(f"{base}/members/").json()
     assert [m["username"] for m in listed] == ["umpire", "alice"]
+    (answered,) = umpire_api.get(f"{base}/invitations/").json()
+    assert (answered["status"], answered["answered_at"] is not None) == ("accepted", True)
 
 
-def test_an_umpire_adds_an_observer_and_another_umpire(umpire_api, alice, make_user, base):
-    make_user("dora")
+def test_inviting_answers_alike_whether_or_not_the_user_exists(umpire_api, alice, base, campaign):
+    answers = [invite(umpire_api, base, name, "observer") for name in ("alice", "nobody")]
+    assert [a.status_code for a in answers] == [202, 202]
+    shapes = [
+        {k: v for k, v in a.json().items() if k not in ("id", "username", "invited_at")}
+        for a in answers
+    ]
     assert (
-        umpire_api.post(f"{base}/members/", {"username": "alice", "role": "observer"}).json()[
-            "role"
-        ]
-        == "observer"
+        shapes[0]
+        == shapes[1]
+        == {
+            "role": "observer",
+            "force_ids": [],
+            "status": "pending",
+            "answered_at": None,
+        }
     )
-    assert (
-        umpire_api.post(f"{base}/members/", {"username": "dora", "role": "umpire"}).json()["role"]
-        == "umpire"
-    )
+    assert [i["username"] for i in umpire_api.get(f"{base}/invitations/").json()] == [
+        "alice",
+        "nobody",
+    ]
+
+
+def test_posting_to_members_records_an_invitation_not_a_member(
+    umpire_api, alice, api_for, base, campaign
+):
+    response = umpire_api.post(f"{base}/members/", {"username": "alice", "role": "observer"})
+    assert response.status_code == 202, response.json()
+    assert response.json()["status"] == "pending"
+    assert not Membership.objects.filter(user_id=alice.pk).exists()
+    assert len(api_for(alice).get("/api/v1/invitations/").json()) == 1
+
+
+def test_only_the_invitee_sees_and_answers_an_invitation(
+    umpire_api, api_for, alice, stranger, make_user, base, campaign
+):
+    invitation = invite(umpire_api, base, "alice", "observer").json()
+    url = f"/api/v1/invitations/{invitation['id']}"
+    before = last(campaign)
+    for client in (api_for(stranger), umpire_api):
+        assert client.get("/api/v1/invitations/").json() == []
+        for response in (client.post(f"{url}/accept/"), client.post(f"{url}/decline/")):
+            assert response.status_code == 404
+            assert response.json()["code"] == "invitation.not_found"
+    assert last(campaign) == before
+    assert not Membership.objects.filter(user_id=stranger.pk).exists()
+
+
+def test_a_declined_invitation_adds_no_one_and_cannot_be_accepted_later(
+    umpire_api, api_for, alice, base, campaign
+):
+    invitation = invite(umpire_api, base, "alice", "observer").json()
+    client = api_for(alice)
+    url = f"/api/v1/invitations/{invitation['id']}"
+    assert client.post(f"{url}/decline/").status_code == 204
+    before = last(campaign)
+    response = client.post(f"{url}/accept/")
+    assert (response.status_code, response.json()["code"]) == (409, "invitation.closed")
+    assert last(campaign) == before
+    assert not Membership.objects.filter(user_id=alice.pk).exists()
+    (declined,) = umpire_api.get(f"{base}/invitations/").json()
+    assert declined["status"] == "declined"
+    # Declined, alice may be invited again.
+    assert invite(umpire_api, base, "alice", "observer").status_code == 202
+
+
+def test_the_umpire_withdraws_an_invitation_before_it_is_answered(
+    umpire_api, api_for, alice, base, campaign
+):
+    invitation = invite(umpire_api, base, "alice", "observer").json()
+    url = f"{base}/invitations/{invitation['id']}/"
+    assert umpire_api.delete(url).status_code == 204
+    assert api_for(alice).get("/api/v1/invitations/").json() == []
+    response = api_for(alice).post(f"/api/v1/invitations/{invitation['id']}/accept/")
+    assert (response.status_code, response.json()["code"]) == (409, "invitation.closed")
+    again = umpire_api.delete(url)
+    assert (again.status_code, again.json()["code"]) == (409, "invitation.closed")
+    missing = umpire_api.delete(f"{base}/invitations/{uuid.uuid4()}/")
+    assert (missing.status_code, missing.json()["code"]) == (404, "invitation.not_found")
+
+
+def test_one_invitation_waits_per_username_and_members_are_not_invited(
+    umpire_api, api_for, alice, base, campaign, force
+):
+    invitation = invite(umpire_api, base, "alice", "player", [force]).json()
+    other = invite(umpire_api, base, "alice", "observer")
+    assert (other.status_code, other.json()["code"]) == (409, "invitation.pending")
+    accepted = api_for(alice).post(f"/api/v1/invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 201
+    again = invite(umpire_api, base, "alice", "observer")
+    assert (again.status_code, again.json()["code"]) == (409, "member.already_member")
+
+
+def test_the_history_tells_invitations_and_their_answers(
+    umpire_api, api_for, alice, make_user, base, campaign
+):
+    bob = make_user("bob")
+    first = invite(umpire_api, base, "alice", "observer").json()
+    second = invite(umpire_api, base, "bob", "observer").json()
+    third = invite(umpire_api, base, "ghost", "umpire").json()
+    api_for(alice).post(f"/api/v1/invitations/{first['id']}/accept/")
+    api_for(bob).post(f"/api/v1/invitations/{second['id']}/decline/")
+    umpire_api.delete(f"{base}/invitations/{third['id']}/")
+    summaries = [entry["summary"] for entry in umpire_api.get(f"{base}/history/").json()][1:]
+    assert summaries == [
+        "alice invited as observer",
+        "bob invited as observer",
+        "ghost invited as umpire",
+        "alice joined as observer",
+        "bob declined the invitation",
+        "Invitation to ghost withdrawn",
+    ]
 
 
 @pytest.mark.parametrize(
     ("body", "status", "code", "field"),
     [
-        ({"username": "nobody", "role": "observer"}, 400, "member.unknown_user", "username"),
         ({"username": "umpire", "role": "observer"}, 409, "member.already_member", "username"),
+        ({"username": "  ", "role": "observer"}, 400, "invalid.blank", "username"),
         ({"username": "alice", "role": "player"}, 400, "member.forces", "force_ids"),
         (
             {"username": "alice", "role": "observer", "force_ids": ["FORCE"]},
@@ -146,7 +301,7 @@ def test_an_umpire_adds_an_observer_and_another_umpire(umpire_api, alice, make_u
         ({"role": "observer"}, 400, "invalid.required", "username"),
     ],
 )
-def test_adding_a_member_is_refused_with_a_reason_and_appends_nothing(
+def test_inviting_is_refused_with_a_reason_and_appends_nothing(
     umpire_api, alice, base, force, campaign, body, status, code, field
 ):
     body = {
@@ -158,7 +313,7 @@ def test_adding_a_member_is_refused_with_a_reason_and_appends_nothing(
         ),
     }
     before = last(campaign)
-    response = umpire_api.post(f"{base}/members/", body)
+    response = umpire_api.post(f"{base}/invitations/", body)
     assert response.status_code == status, response.json()
     error = response.json()
     assert (error["code"], error["field"]) == (code, field)
@@ -171,9 +326,7 @@ def test_a_force_of_another_campaign_is_unknown_here(umpire_api, alice, base, ca
     elsewhere = umpire_api.post("/api/v1/campaigns/", {"name": "Elsewhere"}).json()
     foreign = raise_force(elsewhere["id"])
     before = last(campaign)
-    response = umpire_api.post(
-        f"{base}/members/", {"username": "alice", "role": "player", "force_ids": [foreign]}
-    )
+    response = invite(umpire_api, base, "alice", "player", [foreign])
     assert response.status_code == 400
     assert response.json()["code"] == "member.unknown_force"
     assert last(campaign) == before
@@ -256,9 +409,11 @@ def test_the_last_umpire_can_be_neither_demoted_nor_removed(umpire_api, umpire, 
     assert Membership.objects.get(user_id=umpire.pk).role == "umpire"
 
 
-def test_an_umpire_steps_down_once_there_is_another(umpire_api, umpire, make_user, api_for, base):
+def test_an_umpire_steps_down_once_there_is_another(
+    umpire_api, umpire, make_user, api_for, join, base, campaign
+):
     deputy = make_user("deputy")
-    umpire_api.post(f"{base}/members/", {"username": "deputy", "role": "umpire"})
+    join(campaign["id"], deputy, "umpire")
     response = umpire_api.patch(f"{base}/members/{umpire.pk}/", {"role": "observer"})
     assert response.status_code == 200
     assert umpire_api.post(f"{base}/journal/", {"text": "x"}).status_code == 403
@@ -299,10 +454,13 @@ def test_a_player_reads_but_does_not_write(api_for, player, alice, base, campaig
     before = last(campaign)
     for response in (
         client.post(f"{base}/members/", {"username": "alice", "role": "observer"}),
+        client.post(f"{base}/invitations/", {"username": "alice", "role": "observer"}),
+        client.get(f"{base}/invitations/"),
         client.patch(f"{base}/members/{player.pk}/", {"force_ids": [force]}),
         client.delete(f"{base}/members/{player.pk}/", {"reason": "bored"}),
         client.patch(f"{base}/options/", {"changes": {"replacement_die": 10}, "reason": "x"}),
         client.post(f"{base}/api-clients/", {"name": "bot", "role": "observer"}),
+        client.post(f"{base}/api-clients/{player.pk}/token/"),
     ):
         assert response.status_code == 403
         assert response.json()["code"] == "campaign.umpire_only"
@@ -327,6 +485,8 @@ def test_a_stranger_gets_404_everywhere(api_for, stranger, umpire, base, campaig
     for response in (
         client.get(f"{base}/members/"),
         client.post(f"{base}/members/", {"username": "stranger", "role": "observer"}),
+        client.post(f"{base}/invitations/", {"username": "stranger", "role": "observer"}),
+        client.get(f"{base}/invitations/"),
         client.patch(f"{base}/members/{umpire.pk}/", {"role": "observer"}),
         client.delete(f"{base}/members/{umpire.pk}/", {"reason": "coup"}),
         client.get(f"{base}/options/"),
@@ -356,10 +516,23 @@ def test_an_observer_api_client_reads_with_its_token(umpire_api, api_for, base, 
     assert body["token"] not in str(members)
 
 
-def test_an_umpire_api_client_writes_with_its_token(umpire_api, base, campaign, django_user_model):
+def test_an_umpire_api_client_writes_with_its_token_only_when_not_read_only(
+    umpire_api, base, campaign, django_user_model
+):
     from rest_framework.test import APIClient
 
-    body = umpire_api.post(f"{base}/api-clients/", {"name": "Sheets", "role": "umpire"}).json()
+    reader = umpire_api.post(f"{base}/api-clients/", {"name": "Mirror", "role": "umpire"}).json()
+    assert reader["read_only"] is True
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {reader['token']}")
+    assert client.get(f"{base}/journal/").status_code == 200
+    refused = client.post(f"{base}/journal/", {"text": "x"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (403, "token.read_only")
+
+    body = umpire_api.post(
+        f"{base}/api-clients/", {"name": "Sheets", "role": "umpire", "read_only": False}
+    ).json()
+    assert body["read_only"] is False
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     response = client.post(f"{base}/journal/", {"text": "Imported from the sheet."}, format="json")
@@ -367,6 +540,67 @@ def test_an_umpire_api_client_writes_with_its_token(umpire_api, base, campaign, 
     user = django_user_model.objects.get(username="api-sheets")
     assert not user.has_usable_password()
     assert response.json()["author_id"] == user.pk
+
+
+def test_an_api_client_token_expires_like_any_other(umpire_api, base, campaign):
+    import datetime as dt
+
+    body = umpire_api.post(
+        f"{base}/api-clients/", {"name": "Bot", "role": "observer", "expires_in_days": 7}
+    ).json()
+    expires = dt.datetime.fromisoformat(body["expires_at"])
+    from django.utils import timezone
+
+    assert dt.timedelta(days=6) < expires - timezone.now() <= dt.timedelta(days=7)
+    response = umpire_api.post(
+        f"{base}/api-clients/", {"name": "Forever", "role": "observer", "expires_in_days": 9999}
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "token.lifetime")
+
+
+def test_a_repeated_api_client_request_does_not_replay_the_secret(umpire_api, base, campaign):
+    from eventlog.models import CommandRecord
+
+    headers = {"Idempotency-Key": "bot-1"}
+    first = umpire_api.post(f"{base}/api-clients/", {"name": "Bot", "role": "observer"}, **headers)
+    again = umpire_api.post(f"{base}/api-clients/", {"name": "Bot", "role": "observer"}, **headers)
+    assert first.status_code == again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert first.json()["token"].startswith("mst_")
+    assert again.json()["token"] is None
+    assert {k: v for k, v in again.json().items() if k != "token"} == {
+        k: v for k, v in first.json().items() if k != "token"
+    }
+    recorded = CommandRecord.objects.get(name="campaigns.api_client_create")
+    assert first.json()["token"] not in str(recorded.response_body)
+
+
+def test_the_umpire_reissues_an_api_clients_token(umpire_api, base, campaign, player, api_for):
+    from rest_framework.test import APIClient
+
+    created = umpire_api.post(f"{base}/api-clients/", {"name": "Bot", "role": "observer"}).json()
+    response = umpire_api.post(f"{base}/api-clients/{created['user_id']}/token/")
+    assert response.status_code == 201, response.json()
+    reissued = response.json()
+    assert reissued["token"] != created["token"]
+    assert (reissued["username"], reissued["read_only"]) == ("api-bot", True)
+    old, new = APIClient(), APIClient()
+    old.credentials(HTTP_AUTHORIZATION=f"Token {created['token']}")
+    new.credentials(HTTP_AUTHORIZATION=f"Token {reissued['token']}")
+    assert (old.get(f"{base}/").status_code, old.get(f"{base}/").json()["code"]) == (
+        401,
+        "token.revoked",
+    )
+    assert new.get(f"{base}/").status_code == 200
+    # Only the campaign's API clients: not a person, not a client of another campaign.
+    elsewhere = umpire_api.post("/api/v1/campaigns/", {"name": "Elsewhere"}).json()
+    other = umpire_api.post(
+        f"/api/v1/campaigns/{elsewhere['id']}/api-clients/", {"name": "Other", "role": "observer"}
+    ).json()
+    for user_id in (player.pk, other["user_id"]):
+        refused = umpire_api.post(f"{base}/api-clients/{user_id}/token/")
+        assert (refused.status_code, refused.json()["code"]) == (404, "api_client.not_found")
+    assert api_for(player).get(f"{base}/").status_code == 200
 
 
 def test_a_player_api_client_needs_forces_of_the_campaign(umpire_api, base, campaign, force):

@@ -560,6 +560,8 @@ def test_spending_campaign_points_and_rolling_reinforcements(
         6,
     )
     assert members(new_squad)[0].role == "leader"
+    # Its leader's experience: option leaders_replacement_experience (the book is silent).
+    assert members(new_squad)[0].experience == "inexperienced"
     assert members(new_squad)[1].weapon == "assault rifle"
     assert history(squad3)[-1].startswith(
         "After Valley road: 2 reinforcements joined (Reinforcement 7, Reinforcement 8) from the "

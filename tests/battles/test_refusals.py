@@ -34,14 +34,10 @@ def test_table_dice_that_do_not_fit_are_refused(battle, umpire_api, campaign, di
 
 
 def test_a_player_cannot_record_a_battle_action(
-    battle, api_for, umpire_api, make_user, campaign, forces
+    battle, api_for, umpire_api, make_user, join, campaign, forces
 ):
     player = make_user("player")
-    joined = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": "player", "role": "player", "force_ids": [str(forces["Blue"].id)]},
-    )
-    assert joined.status_code == 201, joined.json()
+    join(campaign.id, player, "player", [forces["Blue"].id])
     before = store.last_sequence(campaign.id)
     client = api_for(player)
     assert client.get(f"/api/v1/battles/{battle['id']}/log/").status_code == 200

@@ -106,9 +106,10 @@ def test_staff_who_umpire_nothing_see_nothing(make_user, campaigns):
 def test_an_observer_on_the_staff_does_not_see_the_campaign(staff_umpire, make_user, campaigns):
     mine, _ = campaigns
     observer = make_user("staff-observer", is_staff=True)
-    services.member_add(
-        campaign=mine, username="staff-observer", role="observer", force_ids=[], actor=staff_umpire
+    invitation = services.member_invite(
+        campaign=mine, username="staff-observer", role="observer", actor=staff_umpire
     )
+    services.invitation_accept(invitation_id=invitation.id, actor=observer)
     assert logged_in(observer).get("/admin/campaigns/campaign/").status_code == 403
 
 

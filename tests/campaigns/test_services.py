@@ -7,10 +7,11 @@ import uuid
 
 import pytest
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
+from accounts.tokens import digest_of
 from campaigns import selectors, services
-from campaigns.models import Campaign, CampaignHistoryEntry, Membership
+from campaigns.models import Campaign, CampaignHistoryEntry, Invitation, Membership
 from eventlog import projections, store
 from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.store import NewEvent
@@ -39,6 +40,18 @@ def membership(campaign: Campaign, user) -> Membership:
     return Membership.objects.get(campaign_id=campaign.id, user_id=user.pk)
 
 
+def join(campaign: Campaign, user, role: str, force_ids=(), *, umpire):
+    """The umpire invites the user, who accepts: the MemberAdded event."""
+    invitation = services.member_invite(
+        campaign=campaign,
+        username=user.get_username(),
+        role=role,
+        force_ids=force_ids,
+        actor=umpire,
+    )
+    return services.invitation_accept(invitation_id=invitation.id, actor=user)
+
+
 def test_the_creator_becomes_umpire_under_their_username(campaign, umpire):
     created = next(store.read(campaign.id))
     assert created.payload["umpire_username"] == "umpire"
@@ -57,37 +70,55 @@ def test_a_campaign_created_before_usernames_were_recorded_still_folds(campaign)
     assert entry["summary"].startswith(f"Campaign created by user {created.payload['umpire_id']}")
 
 
-def test_member_add_records_the_member_and_their_forces(campaign, umpire, alice):
+def test_an_accepted_invitation_records_the_member_and_their_forces(campaign, umpire, alice):
     force = raise_force(campaign)
-    event = services.member_add(
-        campaign=campaign, username="alice", role="player", force_ids=[force, force], actor=umpire
+    invitation = services.member_invite(
+        campaign=campaign, username=" alice ", role="player", force_ids=[force, force], actor=umpire
     )
+    assert (invitation.username, invitation.force_ids) == ("alice", [str(force)])
+    assert not Membership.objects.filter(user_id=alice.pk).exists()
+    event = services.invitation_accept(invitation_id=invitation.id, actor=alice)
     assert event.type == "campaigns.MemberAdded"
     assert event.payload["force_ids"] == [str(force)]
     added = membership(campaign, alice)
     assert (added.username, added.role, added.force_ids) == ("alice", "player", [str(force)])
+    assert Invitation.objects.get(pk=invitation.id).status == "accepted"
 
 
-def test_member_add_refuses_before_appending(campaign, umpire, alice):
+def test_inviting_refuses_before_appending(campaign, umpire, alice):
     before = store.last_sequence(campaign.id)
     with pytest.raises(CommandError) as refused:
-        services.member_add(
+        services.member_invite(
             campaign=campaign, username="alice", role="general", force_ids=[], actor=umpire
         )
     assert (refused.value.code, refused.value.field) == ("member.role", "role")
     with pytest.raises(StateConflict) as conflict:
-        services.member_add(
+        services.member_invite(
             campaign=campaign, username="umpire", role="observer", force_ids=[], actor=umpire
         )
     assert conflict.value.code == "member.already_member"
     assert store.last_sequence(campaign.id) == before
 
 
+def test_only_the_invited_user_answers(campaign, umpire, alice, make_user):
+    invitation = services.member_invite(
+        campaign=campaign, username="alice", role="observer", actor=umpire
+    )
+    before = store.last_sequence(campaign.id)
+    for actor in (umpire, make_user("mallory")):
+        with pytest.raises(NotFound) as missing:
+            services.invitation_accept(invitation_id=invitation.id, actor=actor)
+        assert missing.value.code == "invitation.not_found"
+    assert store.last_sequence(campaign.id) == before
+    services.invitation_decline(invitation_id=invitation.id, actor=alice)
+    with pytest.raises(StateConflict) as closed:
+        services.invitation_accept(invitation_id=invitation.id, actor=alice)
+    assert closed.value.code == "invitation.closed"
+
+
 def test_member_change_keeps_a_players_forces_unless_told(campaign, umpire, alice):
     force = raise_force(campaign)
-    services.member_add(
-        campaign=campaign, username="alice", role="player", force_ids=[force], actor=umpire
-    )
+    join(campaign, alice, "player", [force], umpire=umpire)
     with pytest.raises(CommandError) as refused:
         services.member_change(campaign=campaign, user_id=alice.pk, role="player", actor=umpire)
     assert refused.value.code == "member.unchanged"
@@ -138,19 +169,16 @@ def test_an_api_client_is_a_member_without_a_password(campaign, umpire):
     )
     assert user.get_username() == "api-turn-bot"
     assert not user.has_usable_password()
-    assert Token.objects.get(user_id=user.pk).key == token
+    stored = ApiToken.objects.get(user_id=user.pk)
+    assert (stored.digest, stored.read_only) == (digest_of(token), True)
     assert membership(campaign, user).role == "observer"
 
 
 def test_visible_forces_by_role(campaign, umpire, alice, make_user):
     force = raise_force(campaign)
-    make_user("carol")
-    services.member_add(
-        campaign=campaign, username="alice", role="player", force_ids=[force], actor=umpire
-    )
-    services.member_add(
-        campaign=campaign, username="carol", role="observer", force_ids=[], actor=umpire
-    )
+    carol = make_user("carol")
+    join(campaign, alice, "player", [force], umpire=umpire)
+    join(campaign, carol, "observer", umpire=umpire)
     by_name = {m.username: m for m in Membership.objects.filter(campaign_id=campaign.id)}
     assert selectors.visible_force_ids(by_name["alice"]) == {str(force)}
     assert selectors.visible_force_ids(by_name["umpire"]) is None
@@ -161,13 +189,17 @@ def test_rebuild_equals_inline_after_membership_and_options_events(
     campaign, umpire, alice, make_user
 ):
     force, other_force = raise_force(campaign), raise_force(campaign)
-    make_user("carol")
-    services.member_add(
-        campaign=campaign, username="alice", role="player", force_ids=[force], actor=umpire
+    carol = make_user("carol")
+    join(campaign, alice, "player", [force], umpire=umpire)
+    join(campaign, carol, "umpire", umpire=umpire)
+    withdrawn = services.member_invite(
+        campaign=campaign, username="ghost", role="observer", actor=umpire
     )
-    services.member_add(
-        campaign=campaign, username="carol", role="umpire", force_ids=[], actor=umpire
+    services.invitation_withdraw(campaign=campaign, invitation_id=withdrawn.id, actor=umpire)
+    declined = services.member_invite(
+        campaign=campaign, username="dora", role="observer", actor=umpire
     )
+    services.invitation_decline(invitation_id=declined.id, actor=make_user("dora"))
     services.member_change(
         campaign=campaign, user_id=alice.pk, force_ids=[force, other_force], actor=umpire
     )
@@ -183,8 +215,15 @@ def test_rebuild_equals_inline_after_membership_and_options_events(
     services.note_record(campaign=campaign, text="Day 1", actor=umpire)
     services.dice_enter(campaign=campaign, die=6, results=[2], purpose="rain", actor=umpire)
     inline = projections.dump_rows()
-    assert len(inline["campaigns.campaignhistoryentry"]) == 8
+    # Four invitations (two accepted, one withdrawn, one declined) add six entries.
+    assert len(inline["campaigns.campaignhistoryentry"]) == 14
     assert len(inline["campaigns.membership"]) == 2
+    assert sorted(i["status"] for i in inline["campaigns.invitation"]) == [
+        "accepted",
+        "accepted",
+        "declined",
+        "withdrawn",
+    ]
 
     call_command("rebuild_projections", "--no-progress")
 

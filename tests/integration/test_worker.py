@@ -28,7 +28,9 @@ def raw_connection() -> psycopg.Connection:
     )
 
 
-def test_a_worker_throws_the_dice_and_reports_its_heartbeat(celery_processes, umpire, client):
+def test_a_worker_throws_the_dice_and_reports_its_heartbeat(
+    celery_processes, umpire, client, settings
+):
     celery_processes.worker()
     campaign = campaign_for(umpire)
 
@@ -37,9 +39,13 @@ def test_a_worker_throws_the_dice_and_reports_its_heartbeat(celery_processes, um
     wait_for(lambda: job_status(job.pk) == "succeeded", timeout=30, what="the dice job")
     (event,) = jobs.job_events(Job.objects.get(pk=job.pk))
     assert [r["source"] for r in event.payload["rolls"]] == ["server", "server"]
-    health = client.get("/healthz").json()
+    settings.METRICS_TOKEN = "scrape-secret-0123456789"  # the details are for operators only
+    health = client.get(
+        "/healthz", headers={"Authorization": "Bearer scrape-secret-0123456789"}
+    ).json()
     assert health["broker"] == {"ok": True, "mode": "redis"}
     assert health["workers"]["ok"] is True
+    assert health["status"] == "ok"
 
 
 def test_through_http_the_job_is_accepted_then_done_by_the_worker(

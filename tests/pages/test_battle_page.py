@@ -15,7 +15,7 @@ import pytest
 
 from rosters.models import Force, Trooper, Unit
 from tests.battles.test_scripted_battle import BLUE, RED
-from tests.factories import campaign_for
+from tests.factories import campaign_for, join_by_invitation
 
 pytestmark = pytest.mark.django_db
 
@@ -93,11 +93,7 @@ def page_path(url: str) -> str:
 
 def join(umpire_api, campaign, make_user, username: str, role: str, force_ids=()):
     user = make_user(username)
-    response = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": username, "role": role, "force_ids": [str(f) for f in force_ids]},
-    )
-    assert response.status_code == 201, response.json()
+    join_by_invitation(umpire_api, campaign.id, user, role, force_ids)
     return user
 
 

@@ -53,14 +53,11 @@ def test_the_dashboard_shows_the_day_the_forces_and_the_hospital(
     assert "Nobody is in hospital." in page
 
 
-def test_a_player_sees_other_forces_in_outline_only(client, umpire_api, make_user, campaign):
+def test_a_player_sees_other_forces_in_outline_only(client, umpire_api, make_user, join, campaign):
     player = make_user("player")
     forces = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()
     company, militia = forces
-    umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": "player", "role": "player", "force_ids": [militia["id"]]},
-    )
+    join(campaign.id, player, "player", [militia["id"]])
     client.force_login(player)
     page = client.get(f"/campaigns/{campaign.id}/").content.decode()
     assert f"/forces/{militia['id']}/" in page

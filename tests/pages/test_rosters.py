@@ -15,7 +15,7 @@ from eventlog import store
 from rosters.models import Force, Trooper, Unit
 from tests.battles.test_after_action import act, after_action, end, start
 from tests.battles.test_after_action import setup as setup  # the fixture under `hill`
-from tests.factories import campaign_for
+from tests.factories import campaign_for, join_by_invitation
 
 pytestmark = pytest.mark.django_db
 
@@ -48,11 +48,7 @@ def hill(setup, umpire_api):
 
 def join(umpire_api, campaign, make_user, username: str, role: str, force_ids=()):
     user = make_user(username)
-    response = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": username, "role": role, "force_ids": [str(f) for f in force_ids]},
-    )
-    assert response.status_code == 201, response.json()
+    join_by_invitation(umpire_api, campaign.id, user, role, force_ids)
     return user
 
 

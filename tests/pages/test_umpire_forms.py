@@ -80,12 +80,10 @@ def company(campaign):
 
 
 @pytest.fixture
-def members(campaign, umpire_api, make_user, company):
+def members(campaign, join, make_user, company):
     player, observer = make_user("player"), make_user("observer")
-    url = f"/api/v1/campaigns/{campaign.id}/members/"
-    body = {"username": "player", "role": "player", "force_ids": [str(company.id)]}
-    assert umpire_api.post(url, body).status_code == 201
-    assert umpire_api.post(url, {"username": "observer", "role": "observer"}).status_code == 201
+    join(campaign.id, player, "player", [company.id])
+    join(campaign.id, observer, "observer")
     return player, observer
 
 
@@ -399,18 +397,12 @@ def form_urls(campaign, battle) -> list[str]:
 
 
 @pytest.fixture
-def patrol_members(patrol, umpire_api, make_user):
+def patrol_members(patrol, join, make_user):
     campaign = patrol[0]
     player, observer = make_user("player"), make_user("observer")
     blue = Force.objects.get(campaign_id=campaign.id, side="Blue")
-    url = f"/api/v1/campaigns/{campaign.id}/members/"
-    assert (
-        umpire_api.post(
-            url, {"username": "player", "role": "player", "force_ids": [str(blue.id)]}
-        ).status_code
-        == 201
-    )
-    assert umpire_api.post(url, {"username": "observer", "role": "observer"}).status_code == 201
+    join(campaign.id, player, "player", [blue.id])
+    join(campaign.id, observer, "observer")
     return player, observer
 
 

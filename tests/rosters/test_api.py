@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from eventlog import projections, store
 from rosters import selectors
+from tests.factories import join_by_invitation
 from tests.rosters.conftest import PLATOON, find_unit
 
 pytestmark = pytest.mark.django_db
@@ -286,11 +287,7 @@ def test_voiding_twice_conflicts(platoon, umpire_api, campaign):
 
 
 def _join(api, campaign, user, role, force_ids=()):
-    response = api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": user.username, "role": role, "force_ids": [str(f) for f in force_ids]},
-    )
-    assert response.status_code == 201, response.json()
+    join_by_invitation(api, campaign.id, user, role, force_ids)
 
 
 def test_players_observers_and_strangers(

@@ -104,12 +104,9 @@ def test_refused_moves(force, umpire_api, campaign, to, status, code):
     assert store.last_sequence(campaign.id) == before
 
 
-def test_a_player_cannot_advance_the_calendar(force, api_for, make_user, umpire_api, campaign):
+def test_a_player_cannot_advance_the_calendar(force, api_for, make_user, join, campaign):
     player = make_user("player")
-    umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": "player", "role": "player", "force_ids": [force["id"]]},
-    )
+    join(campaign.id, player, "player", [force["id"]])
     response = advance(api_for(player), campaign, days=1)
     assert response.status_code == 403
     assert api_for(player).get(f"/api/v1/campaigns/{campaign.id}/calendar/").json() == {"day": 0}

@@ -86,14 +86,10 @@ def test_progression_strength_and_casualties(reviewed, umpire_api):
     assert umpire_api.get(f"/api/v1/units/{alpha.id}/progression/").json() == body
 
 
-def test_players_see_their_own_forces_only(reviewed, umpire_api, api_for, make_user):
+def test_players_see_their_own_forces_only(reviewed, umpire_api, api_for, make_user, join):
     campaign, forces, alpha, red, url = reviewed
     player = make_user("blue-player")
-    joined = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": "blue-player", "role": "player", "force_ids": [str(forces["Blue"].id)]},
-    )
-    assert joined.status_code == 201, joined.json()
+    join(campaign.id, player, "player", [forces["Blue"].id])
     api = api_for(player)
     before = store.last_sequence(campaign.id)
     hospital = api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["hospital"]

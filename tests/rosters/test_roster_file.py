@@ -26,6 +26,7 @@ from rosters.roster_file import (
     validate_roster,
 )
 from rosters.vocabulary import CommandLevel, TrooperRole, UnitKind, UnitStatus, VehicleState
+from tests.factories import campaign_for
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -201,6 +202,104 @@ def test_fad_unit_has_quality_and_resolve() -> None:
     assert spec.units[0].quality == "conscript"
     assert spec.units[0].resolve == "determined"
     assert spec.units[0].leadership is None
+
+
+FAD_LEADERS = """
+name: Test force
+side: Blue
+ruleset: fad
+units:
+  - name: Platoon HQ
+    kind: command
+    quality: regular
+    resolve: steady
+    troopers:
+      - {name: Lt Dunmore, role: leader}
+  - name: Old Hands
+    kind: squad
+    quality: regular
+    resolve: steady
+    troopers:
+      - {name: Sgt Bowen, role: leader, experience: veteran}
+      - {name: Pte Paxton}
+  - name: Recruits
+    kind: squad
+    quality: conscript
+    resolve: uncertain
+    troopers:
+      - {name: Cpl Reyes, role: leader}
+      - {name: Pte Ames}
+"""
+
+
+def test_a_fad_squad_leader_may_be_given_an_experience_p11() -> None:
+    spec = parse_roster(yaml_text(FAD_LEADERS), ruleset="fad")
+    experience = {t.name: t.experience for u in spec.units for t in u.troopers}
+    assert experience == {
+        "Lt Dunmore": None,
+        "Sgt Bowen": "veteran",
+        "Pte Paxton": None,
+        "Cpl Reyes": None,
+        "Pte Ames": None,
+    }
+
+
+@pytest.mark.django_db
+def test_an_imported_squad_leader_keeps_his_experience_and_starts_inexperienced_p51(
+    umpire, umpire_api
+) -> None:
+    """FaD p.51: every squad leader starts Inexperienced unless raised; the roster keeps the
+    experience given, and nobody else has one (an officer's is his leadership, p.32)."""
+    campaign = campaign_for(umpire, name="Leaders", ruleset="fad")
+    response = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": yaml_text(FAD_LEADERS)}
+    )
+    assert response.status_code == 201, response.json()
+    force = umpire_api.get(f"/api/v1/forces/{response.json()['id']}/").json()
+    experience = {t["name"]: t["experience"] for u in force["units"] for t in u["troopers"]}
+    assert experience == {
+        "Lt Dunmore": "",
+        "Sgt Bowen": "veteran",
+        "Pte Paxton": "",
+        "Cpl Reyes": "inexperienced",
+        "Pte Ames": "",
+    }
+
+
+def test_squad_leader_experience_belongs_to_a_fad_squads_leader_only() -> None:
+    problems = problems_of(
+        """
+        name: Test force
+        side: Blue
+        units:
+          - name: Platoon HQ
+            kind: command
+            quality: regular
+            resolve: steady
+            troopers:
+              - {name: Lt Dunmore, role: leader, experience: veteran}
+          - name: Squad
+            kind: squad
+            quality: regular
+            resolve: steady
+            troopers:
+              - {name: Cpl Reyes, role: leader, experience: Veteran}
+              - {name: Pte Ames, experience: experienced}
+              - {name: Pte Hale, role: medic, experience: hardened}
+        """,
+        ruleset="fad",
+    )
+    assert [(p.code, p.path, p.line) for p in problems] == [
+        ("roster.not_allowed", "units[0].troopers[0].experience", 9),
+        ("roster.invalid", "units[1].troopers[0].experience", 15),
+        ("roster.not_allowed", "units[1].troopers[1].experience", 16),
+        ("roster.not_allowed", "units[1].troopers[2].experience", 17),
+    ]
+    assert "only the leader (role leader) of a squad" in problems[0].message
+    assert '"veteran"' in problems[1].message
+    sg2 = only_problem(SG2_SQUAD.replace("role: leader}", "role: leader, experience: veteran}"))
+    assert (sg2.code, sg2.path) == ("roster.wrong_ruleset", "units[0].troopers[0].experience")
+    assert "Fast and Dirty" in sg2.message
 
 
 def test_a_byte_order_mark_is_ignored() -> None:
@@ -994,12 +1093,30 @@ def _yaml_bomb(levels: int) -> str:
     return "\n".join([*lines, "name: Bomb", "side: Blue", f"units: *x{levels}"]) + "\n"
 
 
-def test_a_yaml_bomb_is_refused_before_it_is_expanded() -> None:
+@pytest.mark.parametrize("levels", [7, 8])
+def test_a_yaml_bomb_is_refused_before_it_is_expanded(levels: int) -> None:
     # Seven levels stand for 9**8 (43 million) values in a 400-byte file: walking them took
-    # minutes and gigabytes. The size is counted on the parsed graph, each node once.
-    problem = only_problem(_yaml_bomb(7))
+    # minutes and gigabytes. The size is counted on the parsed graph, each node once
+    # (bench/hostile_input.py measures the time and memory it takes).
+    problem = only_problem(_yaml_bomb(levels))
     assert (problem.code, problem.line) == ("roster.too_large", 1)
     assert "aliases" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("name: !!binary aGVsbG8=\nside: A\nunits: []\n", "!!binary"),
+        ("name: A\nside: A\nunits: !!set {a, b}\n", "!!set"),
+        ("name: !!python/object/apply:os.system [id]\nside: A\n", "!!python/object"),
+        ("name: ! A\nside: A\nunits: []\n", "!"),
+        ("%TAG ! tag:example.com,2000:\n---\nname: !x A\nside: A\n", "tag:example.com,2000:x"),
+    ],
+)
+def test_tags_are_refused_whatever_they_ask_for(text: str, shown: str) -> None:
+    problem = only_problem(text)
+    assert problem.code == "roster.syntax"
+    assert f"tags such as {shown}" in problem.message
 
 
 def test_aliases_that_stay_small_are_still_read() -> None:

@@ -150,12 +150,9 @@ units:
     assert store.last_sequence(campaign.id) == before
 
 
-def test_a_player_cannot_set_supplies(campaign, umpire_api, api_for, make_user):
+def test_a_player_cannot_set_supplies(campaign, api_for, make_user, join):
     player = make_user("player")
-    umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/members/",
-        {"username": "player", "role": "player", "force_ids": [campaign.force_id]},
-    )
+    join(campaign.id, player, "player", [campaign.force_id])
     before = store.last_sequence(campaign.id)
     response = supplies(api_for(player), f"/api/v1/forces/{campaign.force_id}/", False)
     assert response.status_code == 403

@@ -13,8 +13,8 @@ from typing import Any
 from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import token_issue
 from battles import actions
 from battles import services as battles
 from battles.after_action import after_action_resolve
@@ -68,7 +68,8 @@ class Command(BaseCommand):
     def handle(self, *args, url: str, seed: str, **options) -> None:
         umpire = _user(DEMO_USERNAME, staff=True)
         _user(DEMO_PLAYER)
-        token, _ = Token.objects.get_or_create(user=umpire)
+        # A fresh token each run (only its hash is kept, so an old one cannot be shown again).
+        token = token_issue(user=umpire, name="demo")
         campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, umpire_id=umpire.pk).first()
         if campaign is None:
             # The demo plays its jobs in this process, in order, so the same seed replays it.
@@ -84,7 +85,9 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(self.style.SUCCESS(f"Demo campaign: {campaign.name} ({campaign.id})"))
         self.stdout.write(f"  {store.last_sequence(campaign.id)} events in its log")
-        self.stdout.write(f"  Log in as {DEMO_USERNAME} / {DEMO_PASSWORD}, API token {token.key}")
+        self.stdout.write(
+            f"  Log in as {DEMO_USERNAME} / {DEMO_PASSWORD}, API token {token.secret}"
+        )
         self.stdout.write(f"  Player:   {DEMO_PLAYER} / {DEMO_PASSWORD} (commands the Blue force)")
         self.stdout.write(f"  API:      {url}/api/v1/campaigns/{campaign.id}/")
         self.stdout.write(f"  API docs: {url}/api/v1/docs/")
@@ -108,12 +111,16 @@ class Command(BaseCommand):
             )
         blue = Force.objects.get(campaign_id=campaign.id, side="Blue")
         red = Force.objects.get(campaign_id=campaign.id, side="Red")
-        services.member_add(
+        # The umpire invites the player, and the demo accepts on its own player's behalf.
+        invitation = services.member_invite(
             campaign=campaign,
             username=DEMO_PLAYER,
             role="player",
             force_ids=[blue.id],
             actor=umpire,
+        )
+        services.invitation_accept(
+            invitation_id=invitation.id, actor=get_user_model().objects.get(username=DEMO_PLAYER)
         )
 
         planned: list[Battle] = []

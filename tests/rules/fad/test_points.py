@@ -20,7 +20,7 @@ from rules.fad.points import (
     spend_campaign_points,
 )
 from rules.fad.replacements import VehicleCondition
-from rules.fad.scales import Quality, Resolve
+from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
 
 SQUAD = UnitStanding(unit_id="alpha", quality=Quality.CONSCRIPT, resolve=Resolve.STEADY)
 FANATICS = UnitStanding(
@@ -81,6 +81,8 @@ def test_points_awarded_refuses_impossible_platoon_counts(platoons: object) -> N
         (PurchaseKind.OFFICER_LEADERSHIP_STEP, 1),
         (PurchaseKind.REPLACE_VEHICLE, 2),
         (PurchaseKind.TRAIT, 2),
+        # Not the book's: its price is the service's reading (option).
+        (PurchaseKind.SQUAD_LEADER_STEP, 1),
     ],
 )
 def test_price_list_every_row(kind: PurchaseKind, cost: int) -> None:
@@ -198,6 +200,55 @@ def test_leadership_cannot_be_bought_past_heroic() -> None:
         Purchase(PurchaseKind.OFFICER_LEADERSHIP_STEP, "lt"),
     )
     assert error.code == "campaign_points.over_cap"
+
+
+# --- squad leader experience, option campaign_squad_leader_improvement (p.11, p.66 silent) ----
+
+LED = UnitStanding(
+    unit_id="led",
+    quality=Quality.REGULAR,
+    resolve=Resolve.STEADY,
+    squad_leader=SquadLeaderExperience.INEXPERIENCED,
+)
+
+
+def buy_leader_steps(*targets: str, awarded: int = 10, option: bool = True) -> Spending:
+    return spend_campaign_points(
+        awarded=awarded,
+        purchases=tuple(Purchase(PurchaseKind.SQUAD_LEADER_STEP, t) for t in targets),
+        units=(LED, SQUAD),
+        campaign_squad_leader_improvement=option,
+    )
+
+
+def test_a_squad_leader_step_costs_one_point_with_the_option() -> None:
+    outcome = buy_leader_steps("led", awarded=1)
+    assert outcome.units[0].squad_leader is SquadLeaderExperience.EXPERIENCED
+    assert (outcome.spent, outcome.lost) == (1, 0)
+    twice = buy_leader_steps("led", "led", awarded=2)
+    assert twice.units[0].squad_leader is SquadLeaderExperience.VETERAN
+    assert twice.spent == 2
+
+
+def test_a_squad_leader_cannot_be_raised_past_veteran() -> None:
+    with pytest.raises(CampaignPointsError) as error:
+        buy_leader_steps("led", "led", "led")
+    assert (error.value.code, error.value.index) == ("campaign_points.over_cap", 2)
+
+
+def test_a_squad_without_a_leader_on_duty_cannot_buy_experience() -> None:
+    with pytest.raises(CampaignPointsError) as error:
+        buy_leader_steps("alpha")
+    assert (error.value.code, error.value.index) == ("campaign_points.not_eligible", 0)
+
+
+def test_squad_leader_experience_is_not_for_sale_without_the_option() -> None:
+    """The book gives no price (p.66), so by default none is sold: refused before the budget
+    is counted, naming the purchase's kind."""
+    with pytest.raises(CampaignPointsError) as error:
+        buy_leader_steps("led", awarded=0, option=False)
+    refusal = error.value
+    assert (refusal.code, refusal.index, refusal.part) == ("campaign_points.not_allowed", 0, "kind")
 
 
 def test_a_trait_is_assigned_to_a_unit_for_two_points() -> None:

@@ -13,6 +13,7 @@ from rules.fad.scales import (
     RESOLVE_WORST,
     Quality,
     Resolve,
+    SquadLeaderExperience,
 )
 
 
@@ -46,6 +47,23 @@ def test_quality_tables_p13_p16_p17_p24_p53(
     assert quality.base_range_inches == base_range
     assert quality.pinning_threshold == pin
     assert quality.points_multiplier == points
+
+
+@pytest.mark.parametrize(
+    ("experience", "morale", "points"),
+    [
+        (SquadLeaderExperience.INEXPERIENCED, -1, 0),
+        (SquadLeaderExperience.EXPERIENCED, 0, 3),
+        (SquadLeaderExperience.VETERAN, 1, 8),
+    ],
+)
+def test_squad_leader_experience_tables_p11_p53(
+    experience: SquadLeaderExperience, morale: int, points: int
+) -> None:
+    assert list(SquadLeaderExperience) == sorted(SquadLeaderExperience)
+    assert min(SquadLeaderExperience) is SquadLeaderExperience.INEXPERIENCED
+    assert experience.morale_modifier == morale
+    assert experience.points_adjustment == points
 
 
 def test_resolve_runs_reluctant_to_determined_in_four_levels() -> None:

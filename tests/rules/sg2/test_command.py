@@ -23,6 +23,7 @@ from rules.sg2.command import (
     rally,
     rally_ceiling,
     regroup,
+    regroup_persists_after_battle,
     successor_leadership,
     under_strength,
 )
@@ -429,6 +430,30 @@ def test_regroup_fatigue_follows_the_option():
 def test_regroup_refuses_bad_input(units, options, message):
     with pytest.raises(ValueError, match=message):
         regroup(units=units, **options)
+
+
+@pytest.mark.parametrize(
+    ("option", "kept_by_umpire", "persists"),
+    [
+        ("umpire", True, True),
+        ("umpire", False, False),
+        ("persists", False, True),
+        ("persists", True, True),
+        ("dissolves", True, False),
+        ("dissolves", False, False),
+    ],
+)
+def test_whether_a_regroup_outlasts_the_battle_follows_the_option(option, kept_by_umpire, persists):
+    """P.17 is silent (AMBIG-19): the option, or with ``umpire`` the umpire's word, decides."""
+    assert (
+        regroup_persists_after_battle(regroup_persists=option, kept_by_umpire=kept_by_umpire)
+        is persists
+    )
+
+
+def test_regroup_persistence_refuses_an_unknown_option():
+    with pytest.raises(ValueError, match="regroup_persists"):
+        regroup_persists_after_battle(regroup_persists="sometimes")  # type: ignore[arg-type]
 
 
 # --- the new leader (p.10) ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.dice import Die, TableDice
+from rules.errors import RuleError
 from rules.sg2.campaign import Location
 from rules.sg2.recovery import (
     BattleCounterReset,
@@ -21,6 +22,7 @@ from rules.sg2.recovery import (
     fate_of_unfit_unit,
     fatigue_after_battle,
     injured_trooper_recovery,
+    power_suit_repair,
     rest_and_recovery,
     vehicle_repair,
 )
@@ -495,3 +497,39 @@ def test_the_systems_state_may_be_spelt_as_the_book_does() -> None:
         repair_days={"system_damaged": 2},
     )
     assert repair.days == 2
+
+
+# --- wrecked power-armour suits ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("location", "supplied", "days", "doubled"),
+    [
+        (Location.SAFE_AREA, True, 3, False),
+        (Location.REAR_AREA, True, 3, False),
+        (Location.FIELD, True, 6, True),
+        (Location.SAFE_AREA, False, 6, True),
+        (Location.FIELD, False, 6, True),
+    ],
+)
+def test_a_wrecked_suit_takes_three_days_doubled_in_the_field_or_unsupplied(
+    location: Location, supplied: bool, days: int, doubled: bool
+) -> None:
+    """P.40 roll 5 wrecks the suit; the campaign time is the digest's (AMBIG-09: 3 days, like
+    a disabled vehicle), doubled as every time of P.61; no rear area is needed."""
+    repair = power_suit_repair(location=location, supplied=supplied)
+    assert (repair.days, repair.doubled) == (days, doubled)
+
+
+def test_the_suit_repair_days_are_an_option() -> None:
+    assert power_suit_repair(location=Location.FIELD, pa_suit_repair_days=1).days == 2
+    assert power_suit_repair(location=Location.SAFE_AREA, pa_suit_repair_days=0).days == 0
+    field_only_fatigue = power_suit_repair(
+        location=Location.FIELD, field_doubling_applies_to=["fatigue"]
+    )
+    assert (field_only_fatigue.days, field_only_fatigue.doubled) == (3, False)
+
+
+def test_negative_suit_repair_days_are_refused() -> None:
+    with pytest.raises(RuleError):
+        power_suit_repair(location=Location.SAFE_AREA, pa_suit_repair_days=-1)

@@ -1,0 +1,201 @@
+"""Issuing, checking, revoking and rotating API tokens.
+
+A secret is ``mst_`` and 48 random hexadecimal digits (192 bits): far beyond guessing, so a plain
+SHA-256 of it is enough to find it again and nothing slower is needed. The secret itself is given
+to the caller once and never stored.
+
+A token dies with a password change the way Django's sessions do: it keeps a keyed hash of the
+password hash it was made under, and stops matching when the user's password hash changes
+(``set_password``, ``manage.py changepassword``, the admin, a hasher upgrade).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from rest_framework.exceptions import AuthenticationFailed
+
+from accounts.models import ApiToken
+from eventlog.errors import CommandError, NotFound, StateConflict
+
+SECRET_PREFIX = "mst_"
+SECRET_BYTES = 24
+SHOWN_PREFIX_LENGTH = len(SECRET_PREFIX) + 8
+MAX_NAME_LENGTH = 100
+# A token's last use is written at most this often, not on every request.
+LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
+
+
+class TokenState(StrEnum):
+    ACTIVE = "active"
+    EXPIRED = "expired"
+    REVOKED = "revoked"
+    PASSWORD_CHANGED = "password_changed"
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A token just made, and its secret: the only time the secret is known."""
+
+    token: ApiToken
+    secret: str
+
+
+def digest_of(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def password_fingerprint(password_hash: str) -> str:
+    """A keyed hash of a user's password hash: it changes when the password does."""
+    return salted_hmac(
+        "muster.accounts.token.password", password_hash, algorithm="sha256"
+    ).hexdigest()
+
+
+def default_lifetime_days() -> int:
+    return int(settings.MUSTER_TOKEN_LIFETIME_DAYS)
+
+
+def max_lifetime_days() -> int:
+    return int(settings.MUSTER_TOKEN_MAX_LIFETIME_DAYS)
+
+
+def check_lifetime(days: int | None, *, field: str = "expires_in_days") -> int:
+    """The lifetime asked for, in days, or the default one; refused outside 1 to the maximum."""
+    if days is None:
+        return default_lifetime_days()
+    longest = max_lifetime_days()
+    if not 1 <= days <= longest:
+        raise CommandError(
+            "token.lifetime",
+            f"A token lives from 1 to {longest} days.",
+            field=field,
+        )
+    return days
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise CommandError("token.name", "Give the token a name.", field="name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise CommandError(
+            "token.name", f"Keep the name to {MAX_NAME_LENGTH} characters.", field="name"
+        )
+    return name
+
+
+def token_issue(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    read_only: bool = False,
+    expires_in_days: int | None = None,
+) -> IssuedToken:
+    """A new token for ``user``, expiring after ``expires_in_days`` (the configured default
+    when not given); its secret is in the result and nowhere else."""
+    now = timezone.now()
+    secret = SECRET_PREFIX + secrets.token_hex(SECRET_BYTES)
+    token = ApiToken.objects.create(
+        user_id=user.pk,
+        name=check_name(name),
+        prefix=secret[:SHOWN_PREFIX_LENGTH],
+        digest=digest_of(secret),
+        read_only=read_only,
+        password_fingerprint=password_fingerprint(user.password),
+        created_at=now,
+        expires_at=now + dt.timedelta(days=check_lifetime(expires_in_days)),
+    )
+    return IssuedToken(token=token, secret=secret)
+
+
+def token_state(token: ApiToken, *, now: dt.datetime | None = None) -> TokenState:
+    """Whether the token still opens the API, and if not, why not."""
+    if token.revoked_at is not None:
+        return TokenState.REVOKED
+    if (now or timezone.now()) >= token.expires_at:
+        return TokenState.EXPIRED
+    if not constant_time_compare(
+        token.password_fingerprint, password_fingerprint(token.user.password)
+    ):
+        return TokenState.PASSWORD_CHANGED
+    return TokenState.ACTIVE
+
+
+_REFUSALS = {
+    TokenState.REVOKED: "This token was revoked.",
+    TokenState.EXPIRED: "This token has expired: ask for a new one.",
+    TokenState.PASSWORD_CHANGED: "The password changed after this token was made: log in again.",
+}
+
+
+def token_authenticate(secret: str) -> ApiToken:
+    """The live token whose secret this is, or a 401 saying why it does not open the API."""
+    token = (
+        ApiToken.objects.select_related("user").filter(digest=digest_of(secret)).first()
+        if secret.startswith(SECRET_PREFIX)
+        else None
+    )
+    if token is None:
+        raise AuthenticationFailed("Invalid token.", code="token.invalid")
+    now = timezone.now()
+    state = token_state(token, now=now)
+    if state is not TokenState.ACTIVE:
+        raise AuthenticationFailed(_REFUSALS[state], code=f"token.{state.value}")
+    if not token.user.is_active:
+        raise AuthenticationFailed("This account is disabled.", code="token.user_inactive")
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
+        token.last_used_at = now
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token
+
+
+def token_of(*, user: AbstractBaseUser, token_id: uuid.UUID) -> ApiToken:
+    """One of the user's tokens; anyone else's is not found."""
+    token = ApiToken.objects.select_related("user").filter(pk=token_id, user_id=user.pk).first()
+    if token is None:
+        raise NotFound("token.not_found", "You have no such token.")
+    return token
+
+
+def token_revoke(token: ApiToken) -> ApiToken:
+    """Revoke the token from now on (a token revoked already stays as it was)."""
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        ApiToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=token.revoked_at)
+    return token
+
+
+def token_rotate(token: ApiToken, *, expires_in_days: int | None = None) -> IssuedToken:
+    """Replace a live token by a new one with the same name and rights and a fresh lifetime;
+    the old one is revoked in the same transaction."""
+    if token_state(token) is not TokenState.ACTIVE:
+        raise StateConflict(
+            "token.not_active",
+            "Only a live token can be rotated: this one no longer works. Make a new one.",
+        )
+    with transaction.atomic():
+        token_revoke(token)
+        return token_issue(
+            user=token.user,
+            name=token.name,
+            read_only=token.read_only,
+            expires_in_days=expires_in_days,
+        )
+
+
+def tokens_revoke_all(*, user: AbstractBaseUser) -> int:
+    """Revoke every token of the user that is not revoked yet; how many were."""
+    return ApiToken.objects.filter(user_id=user.pk, revoked_at=None).update(
+        revoked_at=timezone.now()
+    )
