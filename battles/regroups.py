@@ -30,6 +30,7 @@ from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import CommandError
 from eventlog.projections import voids
 from rosters.models import Trooper
+from rules.options import parse_options
 from rules.sg2.command import regroup_persists_after_battle
 
 REGROUPED = "battles.UnitsRegrouped"
@@ -98,12 +99,22 @@ class RegroupsSettled(EventPayload):
 
 def battle_regroups(campaign_id: uuid.UUID, stream: str) -> list[dict[str, Any]]:
     """The regroups of the battle whose stream is ``stream``, in order, without those voided."""
+    regroups = list(store.read(campaign_id, stream=stream, types=[REGROUPED]))
+    if not regroups:
+        return []  # most battles: no need to read the voids
     voided = voids(campaign_id)
-    return [
-        event.payload
-        for event in store.read(campaign_id, stream=stream, types=[REGROUPED])
-        if event.sequence not in voided
-    ]
+    return [event.payload for event in regroups if event.sequence not in voided]
+
+
+def umpire_regroups(campaign: Any, battle_id: uuid.UUID) -> list[dict[str, Any]]:
+    """The battle's regroups whose fate the umpire decides at its end: all of them when the
+    campaign's option ``regroup_persists`` is ``umpire``, none otherwise."""
+    options = parse_options(campaign.ruleset, campaign.options)
+    if getattr(options, "regroup_persists", None) is None:
+        return []
+    if options.regroup_persists.value != "umpire":
+        return []
+    return battle_regroups(campaign.id, f"battle:{battle_id}")
 
 
 def check_regroups_persisting(

@@ -188,6 +188,10 @@ def fate_input(unit_id: Any) -> str:
     return f"fate-{unit_id}"
 
 
+def regroup_input(merged_unit_id: Any) -> str:
+    return f"regroup-stands-{merged_unit_id}"
+
+
 @dataclass
 class BattleOutcome:
     """What the end-of-battle form asks ``battles.services.battle_end`` for, and which input
@@ -198,11 +202,21 @@ class BattleOutcome:
     inputs: dict[str, list[str]]
 
 
-def battle_outcome(data: Mapping[str, Any], unit_ids: Iterable[uuid.UUID]) -> BattleOutcome:
-    """Read the winner, the objective boxes and each unit's fate (a unit still fighting at the
-    end has none) from the posted form, in the order the units fought."""
+def battle_outcome(
+    data: Mapping[str, Any],
+    unit_ids: Iterable[uuid.UUID],
+    merged_unit_ids: Iterable[uuid.UUID] = (),
+) -> BattleOutcome:
+    """Read the winner, the objective boxes, each unit's fate (a unit still fighting at the
+    end has none) and the regroups the umpire keeps (SG2 P.17, option ``regroup_persists``)
+    from the posted form, in the order the units fought."""
     lists: dict[str, list[uuid.UUID]] = {"objectives_met": [], **{f: [] for f in FATES}}
+    lists["regroups_persisting"] = []
     inputs: dict[str, list[str]] = {name: [] for name in lists}
+    for merged in merged_unit_ids:
+        if data.get(regroup_input(merged)):
+            lists["regroups_persisting"].append(merged)
+            inputs["regroups_persisting"].append(regroup_input(merged))
     for unit_id in unit_ids:
         if data.get(objective_input(unit_id)):
             lists["objectives_met"].append(unit_id)

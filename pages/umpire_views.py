@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from battles import services as battle_services
 from battles.after_action import after_action_resolve
 from battles.models import Battle
+from battles.regroups import umpire_regroups
 from battles.selectors import battle_detail, battle_log
 from campaigns.calendar import calendar_advance as advance_the_calendar
 from campaigns.models import Campaign, Membership
@@ -263,9 +264,11 @@ def battle_end(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     path = _battle_page(battle.id)
     detail = battle_detail(battle)
     unit_ids = [uuid.UUID(p["unit_id"]) for p in detail["participants"]]
-    outcome = forms.battle_outcome(request.POST, unit_ids)
+    merged = [uuid.UUID(str(r["merged_unit_id"])) for r in umpire_regroups(campaign, battle.id)]
+    outcome = forms.battle_outcome(request.POST, unit_ids, merged)
     anchors = ["winner", *(forms.objective_input(u) for u in unit_ids)]
     anchors += [forms.fate_input(u) for u in unit_ids]
+    anchors += [forms.regroup_input(u) for u in merged]
     try:
         battle = battle_services.battle_end(
             campaign=campaign,

@@ -7,6 +7,11 @@ app_name = "pages"
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/", views.campaign_list, name="campaigns"),
+    path(
+        "invitations/<uuid:invitation_id>/",
+        views.invitation_answer,
+        name="invitation_answer",
+    ),
     path("campaigns/<uuid:campaign_id>/", views.dashboard, name="dashboard"),
     path("forces/<uuid:force_id>/", roster_views.force_page, name="force"),
     path("units/<uuid:unit_id>/", roster_views.unit_page, name="unit"),

@@ -6,14 +6,18 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from battles.models import Battle
 from battles.review import hospital_list
 from campaigns.models import Campaign, Membership
-from campaigns.selectors import campaigns_for_user
+from campaigns.selectors import campaigns_for_user, invitations_for_user
+from campaigns.services import invitation_accept, invitation_decline
+from eventlog.errors import CommandError
 from pages.access import is_umpire, member, signed_in_user
 from rosters.models import Force, Trooper, Unit
 from rosters.selectors import readable_forces
@@ -32,7 +36,42 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         {"campaign": c, "role": roles.get(c.id)}
         for c in campaigns_for_user(user).order_by("-created_at")
     ]
-    return render(request, "pages/campaigns.html", {"campaigns": campaigns})
+    waiting = list(invitations_for_user(user=user))
+    names = dict(
+        Campaign.objects.filter(id__in=[i.campaign_id for i in waiting]).values_list("id", "name")
+    )
+    invitations = [{"invitation": i, "campaign": names.get(i.campaign_id, "")} for i in waiting]
+    return render(
+        request, "pages/campaigns.html", {"campaigns": campaigns, "invitations": invitations}
+    )
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, invitation_id: uuid.UUID) -> HttpResponse:
+    """Accept or decline an invitation addressed to you; anyone else's is not found."""
+    user = signed_in_user(request)
+    invitation = invitations_for_user(user=user).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("You have no such invitation.")
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        messages.error(request, "Accept or decline the invitation.")
+        return redirect("pages:campaigns")
+    name = Campaign.objects.filter(pk=invitation.campaign_id).values_list("name", flat=True).first()
+    try:
+        if answer == "accept":
+            invitation_accept(invitation_id=invitation.id, actor=user)
+        else:
+            invitation_decline(invitation_id=invitation.id, actor=user)
+    except CommandError as refused:
+        messages.error(request, refused.message)
+        return redirect("pages:campaigns")
+    if answer == "accept":
+        messages.success(request, f"You joined {name} as {invitation.role}.")
+        return redirect("pages:dashboard", invitation.campaign_id)
+    messages.success(request, f"You declined the invitation to {name}.")
+    return redirect("pages:campaigns")
 
 
 def force_strengths(campaign: Campaign) -> list[dict]:

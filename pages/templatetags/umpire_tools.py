@@ -16,6 +16,7 @@ from django.http import HttpRequest
 
 from battles.after_action import AFTER_ACTION_JOB
 from battles.models import Battle
+from battles.regroups import umpire_regroups
 from battles.selectors import battle_detail
 from campaigns.models import Campaign
 from campaigns.selectors import history_list
@@ -175,6 +176,22 @@ def umpire_battle_tools(context: template.Context, battle: Any) -> dict[str, Any
                 "error": end_errors.get(objective) or end_errors.get(fate),
             }
         )
+    regroups = []
+    if detail["status"] == Battle.Status.IN_PROGRESS:
+        campaign = context.get("campaign") or Campaign.objects.get(pk=detail["campaign_id"])
+        names = {p["unit_id"]: p["unit_name"] for p in detail["participants"]}
+        for regroup in umpire_regroups(campaign, uuid.UUID(str(detail["id"]))):
+            merged = str(regroup["merged_unit_id"])
+            field = forms.regroup_input(merged)
+            regroups.append(
+                {
+                    "input": field,
+                    "merged": names.get(merged, "a unit"),
+                    "joined": names.get(str(regroup["unit_id"]), "another"),
+                    "checked": bool(end_values.get(field)),
+                    "error": end_errors.get(field),
+                }
+            )
     waiting = [
         job
         for job in Job.objects.filter(campaign_id=detail["campaign_id"], kind=AFTER_ACTION_JOB)
@@ -191,6 +208,7 @@ def umpire_battle_tools(context: template.Context, battle: Any) -> dict[str, Any
         "sides": [side["side"] for side in detail["sides"]],
         "winner": end_values.get("winner", ""),
         "participants": participants,
+        "regroups": regroups,
         "fates": [{"value": "", "label": "still fighting"}]
         + [{"value": fate, "label": fate} for fate in forms.FATES],
         "jobs": sorted(waiting, key=lambda job: job.requested_at, reverse=True),

@@ -364,3 +364,29 @@ def test_a_unit_that_joined_another_after_men_joined_it_sends_everyone_home(
     )
     assert {p.status for p in statuses} == {"fighting"}
     assert_rebuild_keeps_rows()
+
+
+@pytest.mark.parametrize("stands", [True, False])
+def test_the_umpire_decides_from_the_battle_page_too(
+    regrouped, umpire, umpire_api, campaign, blue, client, stands
+):
+    """The end-of-battle form lists each regroup with a box: ticked, it stands (P.17)."""
+    client.force_login(umpire)
+    page = client.get(f"/battles/{regrouped['id']}/").content.decode()
+    box = f"regroup-stands-{blue[1].id}"
+    assert f'name="{box}"' in page
+    assert "Recon Squad 2 stays with Recon Squad 1" in page
+    form = {"winner": "Blue", **({box: "1"} if stands else {})}
+    ended = client.post(f"/battles/{regrouped['id']}/end/", form, follow=True)
+    assert ended.status_code == 200
+    (payload,) = settled(campaign)
+    assert payload["regroups"][0]["persists"] is stands
+    assert {t.unit_id for t in joining()} == {blue[0 if stands else 1].id}
+
+
+def test_the_page_asks_nothing_when_the_option_decides(
+    regrouped, umpire, umpire_api, campaign, client
+):
+    set_option(umpire_api, campaign, "dissolves")
+    client.force_login(umpire)
+    assert "regroup-stands-" not in client.get(f"/battles/{regrouped['id']}/").content.decode()

@@ -227,7 +227,8 @@ def test_the_battle_page_costs_the_same_queries_whatever_the_force_size(
 
     client.force_login(umpire)
     # Session, user, battle, membership, campaign, the battle's detail (4), its log, the
-    # casualties' fold, and the umpire's tools: fifteen, however many men fight.
+    # casualties' fold, and the umpire's tools (with the battle's regroups): sixteen, however
+    # many men fight.
     with django_assert_max_num_queries(16):
         response = client.get(page_path(url))
     assert response.status_code == 200

@@ -70,3 +70,42 @@ def test_a_stranger_sees_nothing(client, stranger, campaign):
     client.force_login(stranger)
     assert client.get(f"/campaigns/{campaign.id}/").status_code == 404
     assert "Kessler Ridge" not in client.get("/campaigns/").content.decode()
+
+
+def _invite(umpire_api, campaign, username: str, role: str = "observer") -> str:
+    invited = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/invitations/", {"username": username, "role": role}
+    )
+    assert invited.status_code == 202, invited.json()
+    return invited.json()["id"]
+
+
+def test_an_invitation_is_answered_from_the_campaign_list(client, umpire_api, campaign, make_user):
+    scout = make_user("scout")
+    _invite(umpire_api, campaign, "scout")
+    client.force_login(scout)
+    page = client.get("/campaigns/").content.decode()
+    assert "You are invited as observer" in page
+    assert "Kessler Ridge" in page
+    action = page.split('action="/invitations/')[1].split('"')[0]
+    joined = client.post(f"/invitations/{action}", {"answer": "accept"}, follow=True)
+    assert joined.redirect_chain[-1][0] == f"/campaigns/{campaign.id}/"
+    assert "You joined Kessler Ridge as observer." in joined.content.decode()
+    assert "You are invited" not in client.get("/campaigns/").content.decode()
+
+
+def test_a_declined_invitation_leaves_you_out(client, umpire_api, campaign, make_user):
+    client.force_login(make_user("scout"))
+    _invite(umpire_api, campaign, "scout")
+    page = client.get("/campaigns/").content.decode()
+    action = page.split('action="/invitations/')[1].split('"')[0]
+    declined = client.post(f"/invitations/{action}", {"answer": "decline"}, follow=True)
+    assert "You declined the invitation to Kessler Ridge." in declined.content.decode()
+    assert client.get(f"/campaigns/{campaign.id}/").status_code == 404
+
+
+def test_someone_elses_invitation_cannot_be_answered(client, umpire_api, campaign, make_user):
+    make_user("scout")
+    invitation_id = _invite(umpire_api, campaign, "scout")
+    client.force_login(make_user("intruder"))
+    assert client.post(f"/invitations/{invitation_id}/", {"answer": "accept"}).status_code == 404
