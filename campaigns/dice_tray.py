@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Iterator
 
 from campaigns.common import campaign_stream
-from campaigns.events import DiceRolled, DieRoll
+from campaigns.events import DiceRolled, dice_json
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError
@@ -66,16 +66,7 @@ class RollDice(Command[RollDiceParams, None]):
 def _throw(purpose: str, rolls: list[Roll], namespace: str | None) -> DiceRolled:
     return DiceRolled(
         purpose=purpose,
-        rolls=[
-            DieRoll(
-                die=roll.die.value,
-                result=roll.result,
-                purpose=roll.purpose,
-                source=roll.source.value,
-                counter=roll.counter,
-            )
-            for roll in rolls
-        ],
+        rolls=dice_json(rolls),
         total=sum(roll.result for roll in rolls),
         namespace=namespace,
     )

@@ -33,10 +33,7 @@ OPTION_MODULES = {
     Path("rules/fad/options.py"),
 }
 
-PENDING: dict[str, str] = {
-    # SG2
-    # FaD
-}
+PENDING: dict[str, str] = {}
 
 
 @dataclasses.dataclass
