@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 
@@ -21,6 +23,18 @@ pytestmark = pytest.mark.django_db
 
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 schema.app = get_wsgi_application()
+
+
+@pytest.fixture(autouse=True)
+def _connections_kept_open():
+    """Schemathesis calls the WSGI handler itself; like Django's test client, keep the handler
+    from closing the test's database connection at the end of each request (PostgreSQL would
+    otherwise lose the test's transaction)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
