@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_stream, require_status
 from campaigns.models import Campaign
+from campaigns.secrets import Secrecy, hidden_decision, refuse_foreign_forces
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision
 from eventlog.errors import CommandError, NotFound, StateConflict
@@ -107,6 +108,8 @@ class BattleAction(Command[Any, BattleContext]):
         return BattleContext.load(campaign, battle)
 
     def check(self, ctx: CommandContext, state: BattleContext, params: Any) -> None:
+        if params.hidden is not None:
+            shown_to_forces(state, params.hidden)
         self.check_action(state, params)
 
     def decide(
@@ -118,7 +121,16 @@ class BattleAction(Command[Any, BattleContext]):
         subject = getattr(params, "unit_id", None) or getattr(params, "vehicle_id", None)
         with rolling_for(dice, str(subject)) if subject else contextlib.nullcontext():
             payloads = self.resolve(state, params, dice)
-        return Decision.of(payloads, stream=battle_stream(state.battle.id))
+        decision = Decision.of(payloads, stream=battle_stream(state.battle.id))
+        if params.hidden is None:
+            return decision
+        # A sniper's position, an ambush: recorded hidden, until the umpire reveals it.
+        return hidden_decision(
+            decision,
+            params.hidden,
+            campaign_id=ctx.campaign_id,
+            force_ids=shown_to_forces(state, params.hidden),
+        )
 
     def check_action(self, ctx: BattleContext, params: Any) -> None:
         """Refuse parameters that do not fit the battle's state."""
@@ -134,14 +146,35 @@ ACTIONS: dict[tuple[str, str], BattleAction] = {}
 def battle_action(cls: type[BattleAction]) -> type[BattleAction]:
     """Register a battle action for each ruleset it belongs to, and as a command."""
     cls.name = f"battles.action.{cls.action}"
-    # The command's parameters are the action's and the battle it is performed in.
-    cls.Params = create_model(cls.Params.__name__, __base__=cls.Params, battle_id=(uuid.UUID, ...))
+    # The command's parameters are the action's, the battle it is performed in, and whether
+    # the umpire records it hidden (campaigns.secrets).
+    cls.Params = create_model(
+        cls.Params.__name__,
+        __base__=cls.Params,
+        battle_id=(uuid.UUID, ...),
+        hidden=(Secrecy | None, None),
+    )
     commands.command(cls)
     performer = commands.get(cls.name)
     assert isinstance(performer, BattleAction)
     for ruleset in cls.rulesets:
         ACTIONS[(str(ruleset), cls.action)] = performer
     return cls
+
+
+def shown_to_forces(ctx: BattleContext, secrecy: Secrecy) -> list[uuid.UUID]:
+    """The forces whose players may see a hidden action: a side's, or those named."""
+    if secrecy.side is not None:
+        side = ctx.sides.get(secrecy.side)
+        if side is None:
+            raise CommandError(
+                "hidden.unknown_side",
+                f"{secrecy.side!r} is not a side of this battle.",
+                field="hidden.side",
+            )
+        return [uuid.UUID(str(force_id)) for force_id in side.force_ids]
+    refuse_foreign_forces(ctx.campaign.id, secrecy.force_ids)
+    return list(secrecy.force_ids)
 
 
 def unregister_battle_action(cls: type[BattleAction]) -> None:

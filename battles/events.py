@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
+from campaigns.visibility import outline
 from eventlog.catalogue import EventPayload, event_type
 
 Motivation = Literal["low", "medium", "high"]
@@ -35,6 +37,10 @@ class SideMission(EventPayload):
     medical_unit_ids: list[uuid.UUID] = Field(
         default_factory=list, description="Specialised medical units attending (+2, P.39)."
     )
+
+
+# What a hidden mission card withholds: the card itself, not the side, its forces or its casevac.
+MISSION_FIELDS = ("mission_motivation", "objectives", "victory_conditions", "medical_unit_ids")
 
 
 @event_type("battles.BattlePlanned", stream="battle")
@@ -70,6 +76,29 @@ class UnitsCommitted(EventPayload):
 
     battle_id: uuid.UUID
     units: list[CommittedUnit] = Field(min_length=1)
+
+
+@outline("battles.BattlePlanned")
+def _planned_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A plan seen by a reader who may not read every mission card in it (campaigns.secrets):
+    the battle, its sides and their casevac, without any side's mission card."""
+    kept = ("name", "scenario", "attacker", "next_on_attacker_win", "next_on_defender_win")
+    return {
+        **{key: payload[key] for key in kept if key in payload},
+        "sides": [
+            {k: v for k, v in side.items() if k not in MISSION_FIELDS}
+            for side in payload.get("sides", [])
+        ],
+    }
+
+
+@outline("battles.UnitsCommitted")
+def _committed_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """How many units each side committed, not which."""
+    per_side: dict[str, int] = {}
+    for unit in payload.get("units", []):
+        per_side[unit["side"]] = per_side.get(unit["side"], 0) + 1
+    return {"units_per_side": per_side}
 
 
 @event_type("battles.BattleStarted", stream="battle")

@@ -19,12 +19,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from battles.models import Battle, BattleSide, Participant
-from campaigns.models import Membership
+from campaigns.visibility import Judge, Reader, Sight, Subject, sight
 from eventlog import projections
 from eventlog.projections import MemoryRows, Projection, Rows
 from eventlog.store import StoredEvent
 from rosters.models import Trooper, Unit
-from rosters.selectors import readable_forces
 from rosters.vocabulary import TrooperStatus
 
 Row = dict[str, Any]
@@ -72,7 +71,7 @@ class ReviewProjection(Projection):
     trooper was left in by each battle. Folded after every other projection, for every event."""
 
     name = "battles.review"
-    version = 1
+    version = 2
     order = 10  # after the projections whose rows it reviews
 
     def apply(self, rows: Rows, event: StoredEvent) -> None:
@@ -100,7 +99,7 @@ class ReviewProjection(Projection):
                 units.add(mark["unit_id"])  # the unit he left, if he moved
             rows.put(MARKS, {"key": f"trooper:{trooper_id}", "unit_id": trooper["unit_id"]})
             if battle is not None:
-                self._casualty(rows, battle, trooper)
+                self._casualty(rows, battle, trooper, event.sequence)
         for unit_id in sorted(units):
             self._unit(rows, event, unit_id, day, battle_id)
 
@@ -114,14 +113,18 @@ class ReviewProjection(Projection):
         return clock["day"] if clock else 0
 
     @staticmethod
-    def _casualty(rows: MemoryRows, battle: Row, trooper: Row) -> None:
+    def _casualty(rows: MemoryRows, battle: Row, trooper: Row, sequence: int) -> None:
+        # ``sequence``: the event that left him so, which a reader it is hidden from does not see.
         key = f"{battle['id']}:{trooper['id']}"
         found = rows.get(CASUALTIES, key)
         status = trooper["status"]
         if battle["status"] in _AFTER_BATTLE:
             # After the battle only a death of wounds changes its toll.
             if found is not None and status == TrooperStatus.DEAD and found["status"] != status:
-                rows.put(CASUALTIES, {**found, "status": status, "after_battle": True})
+                rows.put(
+                    CASUALTIES,
+                    {**found, "status": status, "after_battle": True, "sequence": sequence},
+                )
             return
         if battle["status"] not in _IN_BATTLE:
             return
@@ -146,6 +149,7 @@ class ReviewProjection(Projection):
                 "name": trooper["name"],
                 "status": status,
                 "after_battle": False,
+                "sequence": sequence,
             },
         )
 
@@ -217,12 +221,13 @@ def _battle_names(rows: MemoryRows, battle_ids: set[Any]) -> dict[Any, str]:
     return names
 
 
-def unit_progression(campaign_id: uuid.UUID, unit_id: uuid.UUID) -> Row:
+def unit_progression(campaign_id: uuid.UUID, unit_id: uuid.UUID, judge: Judge) -> Row:
     """A unit's quality and improvement points after each change (the battles' awards among
-    them), and its strength after each event that changed it, with the day and battle."""
+    them), and its strength after each event that changed it, with the day and battle; the
+    points a hidden event made are left out for a reader it is hidden from."""
     rows = review_rows(campaign_id)
-    quality = _by_sequence(rows.find(QUALITY, unit_id=str(unit_id)))
-    strength = _by_sequence(rows.find(STRENGTH, unit_id=str(unit_id)))
+    quality = judge.shown(_by_sequence(rows.find(QUALITY, unit_id=str(unit_id))))
+    strength = judge.shown(_by_sequence(rows.find(STRENGTH, unit_id=str(unit_id))))
     names = _battle_names(rows, {r["battle_id"] for r in quality + strength})
     for row in quality + strength:
         row.pop("key")
@@ -239,29 +244,31 @@ _COUNTED = {
 }
 
 
-def battle_casualties(battle: Battle, membership: Membership) -> Row:
+def battle_casualties(battle: Battle, reader: Reader) -> Row:
     """Per side of the battle: killed, wounded (untreated or stabilised), captured and flown
-    out, as the battle left them (deaths of wounds after it counted as killed). A player sees
-    the casualties of his own forces only."""
+    out, as the battle left them (deaths of wounds after it counted as killed), and who. A
+    casualty of a force the reader sees in outline is counted, not named (``sight`` is then
+    ``outline`` for the side); one a hidden action made is left out for a reader it is hidden
+    from, until something the reader sees happens to him or the action is revealed."""
+    judge = Judge(reader)
     rows = review_rows(battle.campaign_id)
-    allowed = readable_forces(membership)
     sides = sorted(rows.find(BattleSide, battle_id=str(battle.id)), key=lambda s: s["order"])
     casualties = rows.find(CASUALTIES, battle_id=str(battle.id))
     out = []
     for side in sides:
-        if allowed is not None and not allowed & {str(f) for f in side["force_ids"]}:
-            continue
         counts = {"killed": 0, "wounded": 0, "captured": 0, "casevaced": 0}
         troopers = []
+        named_all = True
         for c in casualties:
-            if c["side"] != side["side"]:
-                continue
-            if allowed is not None and c["force_id"] not in allowed:
+            if c["side"] != side["side"] or not judge.sees_row(c["sequence"], battle_id=battle.id):
                 continue
             kind = _COUNTED.get(c["status"])
             if kind is None:
                 continue
             counts[kind] += 1
+            if sight(reader, Subject.of_forces(c["force_id"])) != Sight.WHOLE:
+                named_all = False
+                continue
             troopers.append(
                 {
                     "trooper_id": c["trooper_id"],
@@ -271,19 +278,22 @@ def battle_casualties(battle: Battle, membership: Membership) -> Row:
                     "after_battle": c["after_battle"],
                 }
             )
-        out.append({"side": side["side"], **counts, "troopers": troopers})
+        seen = (
+            Sight.WHOLE
+            if named_all and sight(reader, Subject.of_forces(*side["force_ids"])) == Sight.WHOLE
+            else Sight.OUTLINE
+        )
+        out.append({"side": side["side"], **counts, "troopers": troopers, "sight": seen.value})
     return {"battle_id": str(battle.id), "name": battle.name, "sides": out}
 
 
-def hospital_list(campaign_id: uuid.UUID, membership: Membership) -> list[Row]:
-    """Who is in hospital and until which day, soonest back first (two queries)."""
+def hospital_list(campaign_id: uuid.UUID, reader: Reader) -> list[Row]:
+    """Who is in hospital and until which day, soonest back first (two queries): the troopers
+    of the forces the reader sees whole."""
     in_hospital = Trooper.objects.filter(
         campaign_id=campaign_id, status=TrooperStatus.IN_HOSPITAL
     ).order_by("hospital_until_day", "force_id", "unit_id", "order")
-    allowed = readable_forces(membership)
-    if allowed is not None:
-        in_hospital = in_hospital.filter(force_id__in=list(allowed))
-    troopers = list(in_hospital)
+    troopers = [t for t in in_hospital if reader.sees_force(t.force_id)]
     units = dict(
         Unit.objects.filter(id__in={t.unit_id for t in troopers}).values_list("id", "name")
     )

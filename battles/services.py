@@ -16,6 +16,7 @@ from battles.events import SideMission
 from battles.models import Battle, BattleSide, Participant
 from battles.regroups import battle_regroups, check_regroups_persisting, settle_regroups
 from campaigns.models import Campaign
+from campaigns.secrets import Secrecy, hiding
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
@@ -73,6 +74,14 @@ class PlanParams(Params):
     attacker: str | None = None
     next_on_attacker_win: uuid.UUID | None = None
     next_on_defender_win: uuid.UUID | None = None
+    hidden: Secrecy | None = Field(
+        default=None, description="Record the whole battle hidden, from its plan on."
+    )
+    hidden_missions: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description="The sides whose mission card is hidden from all but that side's players.",
+    )
 
 
 @dataclass(frozen=True)
@@ -130,17 +139,69 @@ class BattlePlan(Command[PlanParams, PlanState]):
                 f"The attacker must be one of {side_names}.",
                 field="attacker",
             )
+        for index, hidden_side in enumerate(params.hidden_missions):
+            if hidden_side not in side_names:
+                raise CommandError(
+                    "battle.unknown_side",
+                    f"A hidden mission card must be one of {side_names}.",
+                    field=f"hidden_missions.{index}",
+                )
+        if params.hidden is not None:
+            _shown_to(params, params.hidden, state)
         _check_links(state, params)
 
     def decide(
         self, ctx: CommandContext, state: PlanState, params: PlanParams, dice: DiceSource | None
     ) -> Decision:
         battle_id = ctx.new_id("battle")
-        plan = params.model_dump()
+        plan = params.model_dump(exclude={"hidden", "hidden_missions"})
         for side, given in zip(plan["sides"], params.sides, strict=True):
             _campaign_defaults(side, given, state)
         payload = events.BattlePlanned(battle_id=battle_id, **plan)
-        return Decision.of([payload], stream=battle_stream(battle_id), result=battle_id)
+        decision = Decision.of([payload], stream=battle_stream(battle_id), result=battle_id)
+        # Hidden mission cards, then the battle hidden whole, recorded before the plan.
+        hides = [
+            hiding(
+                Secrecy(),
+                campaign_id=ctx.campaign_id,
+                force_ids=next(s.force_ids for s in params.sides if s.side == side),
+                battle_id=battle_id,
+                mission_of=side,
+            )
+            for side in dict.fromkeys(params.hidden_missions)
+        ]
+        if params.hidden is not None:
+            hides.append(
+                hiding(
+                    params.hidden,
+                    campaign_id=ctx.campaign_id,
+                    events=1,
+                    force_ids=_shown_to(params, params.hidden, state),
+                    battle_id=battle_id,
+                )
+            )
+        return Decision([*hides, *decision.events], decision.result)
+
+
+def _shown_to(params: PlanParams, secrecy: Secrecy, state: PlanState) -> list[uuid.UUID]:
+    """The forces whose players may see a battle planned hidden: a side's, or those named."""
+    if secrecy.side is not None:
+        for side in params.sides:
+            if side.side == secrecy.side:
+                return list(side.force_ids)
+        raise CommandError(
+            "hidden.unknown_side",
+            f"{secrecy.side!r} is not a side of this battle.",
+            field="hidden.side",
+        )
+    for index, force_id in enumerate(secrecy.force_ids):
+        if force_id not in state.forces:
+            raise CommandError(
+                "hidden.unknown_force",
+                "That force is not in this campaign.",
+                field=f"hidden.force_ids.{index}",
+            )
+    return list(secrecy.force_ids)
 
 
 def _campaign_defaults(side: dict[str, Any], given: SideMission, state: PlanState) -> None:

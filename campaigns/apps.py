@@ -7,7 +7,16 @@ class CampaignsConfig(AppConfig):
 
     def ready(self) -> None:
         # Importing the command modules registers their commands (and the event types).
-        from campaigns import calendar, dice_tray, events, members, projections, services  # noqa: F401
+        from campaigns import (  # noqa: F401
+            calendar,
+            dice_epochs,
+            dice_tray,
+            events,
+            members,
+            projections,
+            secrets,
+            services,
+        )
         from eventlog import commands
 
-        commands.use_server_dice(services.server_dice)
+        commands.use_server_dice(services.server_dice, epoch_of=dice_epochs.current_dice_epoch)

@@ -141,6 +141,11 @@ class MemberInvited(EventPayload):
     username: str = Field(min_length=1, max_length=150)
     role: Role
     force_ids: list[uuid.UUID] = Field(default_factory=list, max_length=MAX_FORCES_PER_MEMBER)
+    replaces_user_id: int | None = Field(
+        default=None,
+        description="The member whose place the invitee takes on accepting (a placeholder of an "
+        "imported campaign, say): they leave as the invitee joins.",
+    )
 
 
 @event_type("campaigns.InvitationAccepted", stream="campaign")
@@ -197,4 +202,28 @@ class CalendarAdvanced(EventPayload):
     def _forward(self) -> CalendarAdvanced:
         if self.to_day <= self.from_day:
             raise ValueError("the calendar only moves forward")
+        return self
+
+
+@event_type("campaigns.DiceEpochClosed", stream="campaign")
+class DiceEpochClosed(EventPayload):
+    """The umpire closed a dice epoch: the seed its server rolls came from is revealed, so anyone
+    can recompute them, and the server's dice go on from a new secret seed, committed here.
+
+    The seed's SHA-256 was published before it was used (in ``campaigns.CampaignCreated`` for
+    epoch 0, in the previous close for the others): revealing it shows the rolls of the epoch,
+    never those of the next. See docs/adr/0013-dice-epochs.md."""
+
+    epoch: int = Field(ge=0, description="The epoch closed, whose seed is revealed.")
+    seed: str = Field(pattern="^[0-9a-f]{64}$", description="The epoch's seed, revealed.")
+    next_epoch: int = Field(ge=1, description="The epoch whose seed the server rolls with now.")
+    next_commitment: str = Field(
+        pattern="^[0-9a-f]{64}$", description="SHA-256 of the next epoch's secret seed."
+    )
+    reason: str = Field(min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def _next_follows(self) -> DiceEpochClosed:
+        if self.next_epoch != self.epoch + 1:
+            raise ValueError("the next epoch follows the one closed")
         return self

@@ -34,6 +34,7 @@ from campaigns.events import (
 )
 from campaigns.models import Invitation, Membership
 from eventlog import commands
+from eventlog.catalogue import EventPayload
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.models import StreamHead
@@ -290,7 +291,17 @@ class InvitationAccept(Command[InvitationParams, Answer]):
         invitation = state.pending_for_the_actor()
         assert state.user_id is not None  # refused otherwise
         accepted = InvitationAccepted(invitation_id=invitation.id, user_id=state.user_id)
-        return Decision.of([accepted, self._joined(state)], stream=campaign_stream(ctx.campaign_id))
+        decided: list[EventPayload] = [accepted]
+        replaced = invitation.replaces_user_id
+        if replaced is not None and replaced in state.members.by_user:
+            # A hand-over: the member whose place this was leaves as the invitee joins, in the
+            # same append (so a campaign whose umpire hands over is never without one). The
+            # joining comes last: it is the answer's member.
+            decided.append(
+                MemberRemoved(user_id=replaced, reason=f"{state.username} took their place.")
+            )
+        decided.append(self._joined(state))
+        return Decision.of(decided, stream=campaign_stream(ctx.campaign_id))
 
     @staticmethod
     def _joined(state: Answer) -> MemberAdded:
@@ -371,6 +382,61 @@ class InvitationWithdraw(Command[InvitationParams, Invitation | None]):
                 "invitation.not_found", "This campaign has no such invitation.", field=None
             )
         return pending(invitation)
+
+
+class MemberHandOverParams(Params):
+    user_id: int
+    username: str = Field(max_length=150)
+
+
+@commands.command
+class MemberHandOver(Command[MemberHandOverParams, Invitee]):
+    """Invite a username to take a member's place: the same role and forces, and the member
+    leaves when the invitation is accepted. How an umpire gives a placeholder of an imported
+    campaign (``campaigns.archive``) to its player, or a player hands their forces on. Like any
+    invitation, it is recorded whether or not such a user exists."""
+
+    name = "campaigns.member_hand_over"
+    Params = MemberHandOverParams
+    invalid_code = "member.invalid"
+
+    def load(self, ctx: CommandContext, params: MemberHandOverParams) -> Invitee:
+        place = Membership.objects.filter(campaign_id=ctx.campaign_id, user_id=params.user_id)
+        forces = place.values_list("force_ids", flat=True).first() or []
+        return MemberInvite().load(
+            ctx,
+            MemberInviteParams(username=params.username, role="observer", force_ids=forces),
+        )
+
+    def check(self, ctx: CommandContext, state: Invitee, params: MemberHandOverParams) -> None:
+        place = state.members.member(params.user_id)
+        MemberInvite().check(ctx, state, self._invite_params(place, params))
+
+    def decide(
+        self,
+        ctx: CommandContext,
+        state: Invitee,
+        params: MemberHandOverParams,
+        dice: DiceSource | None,
+    ) -> Decision:
+        place = state.members.member(params.user_id)
+        invite = self._invite_params(place, params)
+        invited = MemberInvited(
+            invitation_id=ctx.new_id("invitation"),
+            username=state.username,
+            role=place.role,
+            force_ids=state.members.forces_of(role_of(place.role), invite.force_ids),
+            replaces_user_id=place.user_id,
+        )
+        return Decision.of(
+            [invited], stream=campaign_stream(ctx.campaign_id), result=invited.invitation_id
+        )
+
+    @staticmethod
+    def _invite_params(place: Membership, params: MemberHandOverParams) -> MemberInviteParams:
+        return MemberInviteParams(
+            username=params.username, role=place.role, force_ids=list(place.force_ids)
+        )
 
 
 class MemberChangeParams(Params):

@@ -71,6 +71,8 @@ class Invitation(models.Model):
     # Who answered, once someone has: the invited user.
     user_id = models.IntegerField(null=True)
     answered_at = models.DateTimeField(null=True)
+    # The member whose place the invited user takes on accepting (a hand-over), if any.
+    replaces_user_id = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["invited_at", "id"]
@@ -136,14 +138,19 @@ class CampaignHistoryEntry(models.Model):
 
 
 class CampaignSeed(models.Model):
-    """The secret seed the server's dice are derived from.
+    """The secret seed the server's dice are derived from: the seed of the current dice epoch.
 
-    Kept out of the log so players cannot predict rolls; the log holds its SHA-256 commitment,
-    and revealing the seed lets anyone recompute every server roll.
+    Kept out of the log so players cannot predict rolls; the log holds its SHA-256 commitment.
+    Closing the epoch reveals this seed in the log and replaces it with the next epoch's
+    (docs/adr/0013-dice-epochs.md), so the seeds of closed epochs are public and only the
+    current one is kept here.
     """
 
     campaign_id = models.UUIDField(primary_key=True)
     seed = models.CharField(max_length=64)
+    epoch = models.PositiveIntegerField(
+        default=0, help_text="The dice epoch this seed belongs to; 0 until one is closed."
+    )
 
     def __str__(self) -> str:
         return f"seed of {self.campaign_id}"

@@ -14,6 +14,7 @@ from campaigns.models import (
     JournalNote,
     Membership,
 )
+from campaigns.secrets import HIDDEN, REVEALED
 from eventlog.events import VOIDED
 from eventlog.projections import Projection, Row, Rows, register
 from eventlog.store import StoredEvent
@@ -85,7 +86,7 @@ class CampaignProjection(Projection):
     """
 
     name = "campaigns"
-    version = 4
+    version = 7
     models = (Campaign, Membership, Invitation, CampaignHistoryEntry)
 
     @Projection.handles("campaigns.CampaignCreated")
@@ -168,11 +169,20 @@ class CampaignProjection(Projection):
                 "status": Invitation.Status.PENDING.value,
                 "user_id": None,
                 "answered_at": None,
+                # Invitations recorded before hand-overs existed have no such field.
+                "replaces_user_id": payload.get("replaces_user_id"),
             },
         )
         summary = f"{payload['username']} invited as {payload['role']}"
         if payload["force_ids"]:
             summary += f" with {_forces_text(payload['force_ids'])}"
+        if payload.get("replaces_user_id") is not None:
+            replaced = rows.get(
+                Membership, membership_key(event.campaign_id, payload["replaces_user_id"])
+            )
+            summary += (
+                f" to take the place of {_member_name(replaced, payload['replaces_user_id'])}"
+            )
         _history(rows, event, summary)
 
     @Projection.handles("campaigns.InvitationAccepted")
@@ -236,6 +246,42 @@ class CampaignProjection(Projection):
             rows,
             event,
             f"Calendar advanced from day {payload['from_day']} to day {payload['to_day']}.",
+        )
+
+    @Projection.handles("campaigns.DiceEpochClosed")
+    def dice_epoch_closed(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        # The campaign's commitment is the one of the seed the server rolls with now.
+        rows.update(Campaign, event.campaign_id, seed_commitment=payload["next_commitment"])
+        _history(
+            rows,
+            event,
+            f"Dice epoch {payload['epoch']} closed: its seed is revealed and its server rolls can "
+            f"be verified; epoch {payload['next_epoch']} rolls from a new secret seed. "
+            f"Reason: {payload['reason']}",
+        )
+
+    @Projection.handles(HIDDEN)
+    def information_hidden(rows: Rows, event: StoredEvent) -> None:
+        # Everyone may know that something was hidden, and when; not what.
+        payload = event.payload
+        if payload.get("mission_of"):
+            what = "a side's mission card"
+        elif payload.get("battle_id"):
+            what = "a battle"
+        else:
+            count = payload["events"]
+            what = f"{count} event" + ("" if count == 1 else "s")
+        _history(rows, event, f"The umpire recorded {what} as hidden.")
+
+    @Projection.handles(REVEALED)
+    def information_revealed(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        _history(
+            rows,
+            event,
+            f"The umpire revealed what event #{payload['sequence']} hid. "
+            f"Reason: {payload['reason']}",
         )
 
     @Projection.handles(VOIDED)

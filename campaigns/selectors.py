@@ -1,4 +1,5 @@
-"""Reads for campaigns: who may see what, and the read models behind the API."""
+"""Reads for campaigns: who is a member in which role, and the read models behind the API.
+What each member may see is decided in one place, ``campaigns.visibility``."""
 
 from __future__ import annotations
 
@@ -42,14 +43,6 @@ def require_umpire(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.
 def require_reader(*, user: AbstractBaseUser | AnonymousUser, campaign_id: uuid.UUID) -> Membership:
     """Any member may read a campaign: umpires, players and observers."""
     return membership_get(user=user, campaign_id=campaign_id)
-
-
-def visible_force_ids(membership: Membership) -> set[str] | None:
-    """The forces a member may see: ``None`` for every force (umpires and observers), or the
-    ids of the forces a player commands."""
-    if membership.role == Membership.Role.PLAYER:
-        return {str(force_id) for force_id in membership.force_ids}
-    return None
 
 
 def members_list(*, campaign_id: uuid.UUID) -> QuerySet[Membership]:

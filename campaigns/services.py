@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from pydantic import Field
 
+from campaigns import dice_epochs
 from campaigns.common import campaign_stream, given_reason, options_error
 from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.events import CampaignCreated, NoteRecorded, OptionsChanged, Reference
@@ -31,6 +32,7 @@ from campaigns.members import (
     MemberRemove,
 )
 from campaigns.models import Campaign, CampaignSeed, Invitation
+from campaigns.secrets import Secrecy, hidden_decision, refuse_foreign_forces
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound, StateConflict
@@ -205,11 +207,12 @@ def _options_changed(campaign: Campaign, params: OptionsChangeParams) -> Options
 class NoteParams(Params):
     text: str = Field(min_length=1, max_length=10_000)
     references: list[Reference] = Field(default_factory=list, max_length=50)
+    hidden: Secrecy | None = None
 
 
 @commands.command
 class NoteRecord(Command[NoteParams, None]):
-    """Write a note in the campaign journal."""
+    """Write a note in the campaign journal, hidden if asked (``campaigns.secrets``)."""
 
     name = "campaigns.note_record"
     Params = NoteParams
@@ -218,11 +221,22 @@ class NoteRecord(Command[NoteParams, None]):
     def load(self, ctx: CommandContext, params: NoteParams) -> None:
         return None
 
+    def check(self, ctx: CommandContext, state: None, params: NoteParams) -> None:
+        if params.hidden is not None:
+            if params.hidden.side is not None:
+                raise CommandError(
+                    "hidden.side_in_battles_only",
+                    "A note is hidden from all but some forces, not a side.",
+                    field="hidden.side",
+                )
+            refuse_foreign_forces(ctx.campaign_id, params.hidden.force_ids)
+
     def decide(
         self, ctx: CommandContext, state: None, params: NoteParams, dice: DiceSource | None
     ) -> Decision:
         note = NoteRecorded(text=params.text, references=params.references)
-        return Decision.of([note], stream=campaign_stream(ctx.campaign_id))
+        decision = Decision.of([note], stream=campaign_stream(ctx.campaign_id))
+        return hidden_decision(decision, params.hidden, campaign_id=ctx.campaign_id)
 
 
 # --- The typed functions callers use --------------------------------------------------------------
@@ -365,11 +379,15 @@ def note_record(
     campaign: Campaign,
     text: str,
     references: Sequence[dict[str, Any]] = (),
+    hidden: dict[str, Any] | None = None,
     actor: AbstractBaseUser,
 ) -> StoredEvent:
-    """Write a note in the campaign journal."""
-    outcome = _run(NoteRecord, campaign.id, actor, text=text, references=list(references))
-    return outcome.events[0]
+    """Write a note in the campaign journal (``hidden``: recorded as hidden, see
+    :class:`campaigns.secrets.Secrecy`). Returns the note's event."""
+    outcome = _run(
+        NoteRecord, campaign.id, actor, text=text, references=list(references), hidden=hidden
+    )
+    return outcome.events[-1]
 
 
 def dice_request(
@@ -398,7 +416,7 @@ def dice_enter(
     return outcome.events[0]
 
 
-def server_dice(campaign_id: uuid.UUID, namespace: str) -> SeededDice:
-    """The server's dice for a campaign: its seed's stream ``namespace`` (a job's number)."""
-    seed = CampaignSeed.objects.get(campaign_id=campaign_id).seed
-    return SeededDice(bytes.fromhex(seed), namespace)
+def server_dice(campaign_id: uuid.UUID, namespace: str, epoch: int | None = None) -> SeededDice:
+    """The server's dice for a campaign: the stream ``namespace`` (a job's number) of a dice
+    epoch's seed, the current epoch's by default (see :mod:`campaigns.dice_epochs`)."""
+    return dice_epochs.server_dice(campaign_id, namespace, epoch)

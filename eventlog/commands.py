@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
+from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -175,14 +175,26 @@ def registered() -> dict[str, Command[Any, Any]]:
     return dict(sorted(_COMMANDS.items()))
 
 
-ServerDice = Callable[[uuid.UUID, str], DiceSource]
+class ServerDice(Protocol):
+    """The server's dice of a campaign: the seed of a dice epoch (the current one when ``epoch``
+    is None), read from ``namespace``."""
+
+    def __call__(
+        self, campaign_id: uuid.UUID, namespace: str, epoch: int | None = None
+    ) -> DiceSource: ...
+
+
+DiceEpochOf = Callable[[uuid.UUID], int]
 _server_dice: list[ServerDice] = []
+_dice_epoch_of: list[DiceEpochOf] = []
 
 
-def use_server_dice(factory: ServerDice) -> None:
-    """Name where the server's dice come from (the campaign's seed): a campaign id and a
-    namespace give a dice source. The campaigns app sets it when Django starts."""
+def use_server_dice(factory: ServerDice, *, epoch_of: DiceEpochOf | None = None) -> None:
+    """Name where the server's dice come from (the campaign's seed): a campaign id, a namespace
+    and a dice epoch give a dice source; ``epoch_of`` tells a campaign's current dice epoch, which
+    a job keeps from the moment it is asked for. The campaigns app sets both when Django starts."""
     _server_dice[:] = [factory]
+    _dice_epoch_of[:] = [epoch_of] if epoch_of is not None else []
 
 
 @dataclass
@@ -472,6 +484,9 @@ def _job_record(ctx: CommandContext, name: str, params: BaseModel, command_id: u
         requested_at=timezone.now(),
         # Kept with the job, so the worker's lines carry it even when a sweep re-dispatches it.
         request_id=logcontext.request_id.get() or "",
+        # Read under the campaign lock, as a dice epoch is closed: the job rolls with this
+        # epoch's seed however late it runs, and a rerun after a crash rolls the same dice.
+        dice_epoch=_dice_epoch_of[0](ctx.campaign_id) if _dice_epoch_of else 0,
     )
 
 
@@ -530,7 +545,7 @@ def run_job_command(job: Job) -> list[StoredEvent]:
         server_dice=True,
         job=job,
     )
-    dice = _server_dice[0](job.campaign_id, job.dice_namespace)
+    dice = _server_dice[0](job.campaign_id, job.dice_namespace, job.dice_epoch)
     state = cmd.load(ctx, params)
     with rules_refusals():
         cmd.check(ctx, state, params)
@@ -540,7 +555,11 @@ def run_job_command(job: Job) -> list[StoredEvent]:
         decision,
         command_id=ctx.command_id,
         name=cmd.name,
-        metadata={"job_kind": job.kind, "dice_namespace": job.dice_namespace},
+        metadata={
+            "job_kind": job.kind,
+            "dice_namespace": job.dice_namespace,
+            "dice_epoch": job.dice_epoch,
+        },
     )
 
 

@@ -129,6 +129,11 @@ class Job(models.Model):
         default="",
         help_text="The id of the request that asked for the job: the worker's log lines carry it.",
     )
+    dice_epoch = models.PositiveIntegerField(
+        default=0,
+        help_text="The campaign's dice epoch when the job was asked for: whose seed its dice come "
+        "from, however late it runs.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]

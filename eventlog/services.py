@@ -99,7 +99,8 @@ def event_append(
     )
 
 
-UNVOIDABLE = frozenset({"campaigns.CampaignCreated", VOIDED})
+# A revealed dice seed cannot be taken back: voiding its DiceEpochClosed would hide nothing.
+UNVOIDABLE = frozenset({"campaigns.CampaignCreated", "campaigns.DiceEpochClosed", VOIDED})
 
 
 class EventVoidParams(Params):
@@ -118,8 +119,8 @@ class EventVoid(Command[EventVoidParams, VoidTarget]):
     """Void an earlier event of the campaign: read models are recomputed without it.
 
     The voided event stays in the log and the void is an event of its own, so the history shows
-    both. A campaign's creation, a void, and an event already voided cannot be voided. The
-    result is the voided event's type.
+    both. A campaign's creation, a closed dice epoch, a void, and an event already voided
+    cannot be voided. The result is the voided event's type.
     """
 
     name = "eventlog.event_void"

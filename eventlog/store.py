@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,7 +136,7 @@ def _as_json(value: object) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-def _row_to_event(row: Sequence[Any]) -> StoredEvent:
+def _row_to_event(row: Sequence[Any], *, upcast: bool = True) -> StoredEvent:
     type_name, schema_version = row[5], row[6]
     payload = _as_json(row[7])
     return StoredEvent(
@@ -147,7 +147,7 @@ def _row_to_event(row: Sequence[Any]) -> StoredEvent:
         version=row[4],
         type=type_name,
         schema_version=schema_version,
-        payload=catalogue.upcast(type_name, schema_version, payload),
+        payload=catalogue.upcast(type_name, schema_version, payload) if upcast else payload,
         metadata=_as_json(row[8]),
         idempotency_key=row[9],
         job_id=_as_uuid(row[10]),
@@ -172,6 +172,7 @@ def append(
     metadata: Mapping[str, Any] | None = None,
     project: bool = True,
     savepoint: bool = True,
+    recorded_at: dt.datetime | None = None,
 ) -> AppendResult:
     """Append ``events`` to a campaign's log atomically, and project them inline.
 
@@ -182,7 +183,8 @@ def append(
     different request. Runs inside the caller's transaction if there is one, in a savepoint so
     that a refused append leaves that transaction usable; a caller that rolls its whole
     transaction back on any error (a command) passes ``savepoint=False`` and saves the two round
-    trips.
+    trips. ``recorded_at`` is for restoring an archived log only (``campaigns.archive``): the
+    events keep the time they were first recorded.
     """
     if not events:
         raise ValueError("Nothing to append.")
@@ -198,6 +200,7 @@ def append(
                 job_id=job_id,
                 metadata=dict(metadata or {}),
                 project=project,
+                recorded_at=recorded_at,
             )
         metrics.EVENTS_APPENDED.inc(len(appended.events))
         return appended
@@ -226,9 +229,10 @@ def _append_locked(
     job_id: uuid.UUID | None,
     metadata: dict[str, Any],
     project: bool,
+    recorded_at: dt.datetime | None,
 ) -> AppendResult:
     campaign_param = _uuid_param(campaign_id)
-    recorded_at = timezone.now()
+    recorded_at = recorded_at or timezone.now()
     if actor_id is not None:
         metadata["actor_id"] = actor_id
     if fingerprint is not None:
@@ -494,8 +498,10 @@ def read(
     idempotency_key: str | None = None,
     job_id: uuid.UUID | None = None,
     limit: int | None = None,
+    upcast: bool = True,
 ) -> Iterator[StoredEvent]:
-    """Yield a campaign's events in sequence order, filtered as asked, payloads upcast."""
+    """Yield a campaign's events in sequence order, filtered as asked, payloads upcast (or, with
+    ``upcast=False``, as they were stored: an archive keeps them so)."""
     clauses = ["campaign_id = %s", "sequence > %s"]
     params: list[Any] = [_uuid_param(campaign_id), after]
     if upto is not None:
@@ -521,7 +527,24 @@ def read(
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(_READ_CHUNK):
             for row in rows:
-                yield _row_to_event(row)
+                yield _row_to_event(row, upcast=upcast)
+
+
+def read_sequences(campaign_id: uuid.UUID, sequences: Iterable[int]) -> list[StoredEvent]:
+    """The campaign's events at the given sequences, in sequence order (the events behind a
+    page of read-model rows, say)."""
+    wanted = sorted(set(sequences))
+    found: list[StoredEvent] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(wanted), _INSERT_CHUNK):
+            chunk = wanted[start : start + _INSERT_CHUNK]
+            cursor.execute(
+                f"SELECT {_COLUMNS} FROM eventlog_event WHERE campaign_id = %s "
+                f"AND sequence IN ({', '.join(['%s'] * len(chunk))}) ORDER BY sequence",
+                [_uuid_param(campaign_id), *chunk],
+            )
+            found.extend(_row_to_event(row) for row in cursor.fetchall())
+    return found
 
 
 def events_of_job(job_id: uuid.UUID) -> list[StoredEvent]:

@@ -2,9 +2,10 @@
 
 Every page reads through the same selectors as the API (``rosters.selectors``,
 ``battles.review``, ``battles.selectors``) with the same permissions: any member of the campaign
-reads, a player sees other players' forces only as ``readable_forces`` allows, and anyone else
-is told the campaign does not exist. Force, unit and trooper pages can show the roster as it
-stood at any point of the log (``?as_of=`` or ``?as_of_battle=&side=``), folded by
+reads, each sees what the visibility function (``campaigns.visibility``) allows them, and anyone
+else is told the campaign does not exist. Another player's force is shown in outline with a 403;
+its units and troopers are not found (404), as in the API. Force, unit and trooper pages can show
+the roster as it stood at any point of the log (``?as_of=`` or ``?as_of_battle=&side=``), folded by
 ``resolve_as_of`` and ``roster_view`` exactly as the API folds it.
 """
 
@@ -24,17 +25,16 @@ from battles.projections import dice_text
 from battles.review import battle_casualties, unit_progression
 from battles.selectors import battle_detail, battle_log, battles_of
 from campaigns.models import Campaign, Membership
-from eventlog.errors import CommandError, NotFound, PermissionDenied
+from campaigns.visibility import UNKNOWN_FORCE, Judge, Reader, Sight, reader_of
+from eventlog.errors import CommandError, NotFound
 from pages.access import is_umpire, member
 from pages.charts import Point, line_chart
 from rosters.selectors import (
     CurrentRoster,
     RosterView,
     campaign_of,
-    check_force_readable,
     force_detail,
     force_outlines,
-    readable_forces,
     resolve_as_of,
     roster_view,
     trooper_detail,
@@ -160,19 +160,12 @@ def _entity(request: HttpRequest, kind: str, entity_id: uuid.UUID) -> tuple[Camp
     return member(request, campaign_id)
 
 
-def _readable(membership: Membership, force_id: Any) -> bool:
-    try:
-        check_force_readable(membership, force_id)
-    except PermissionDenied:
-        return False
-    return True
-
-
 def _common(
     request: HttpRequest, kind: str, entity_id: uuid.UUID
-) -> tuple[Membership, RosterView, Row]:
+) -> tuple[Reader, RosterView, Row]:
     campaign, membership = _entity(request, kind, entity_id)
-    battles = battles_of(campaign.id)
+    reader = reader_of(membership, campaign)
+    battles = battles_of(campaign.id, Judge(reader))
     asof = _as_of(request, campaign.id, battles)
     context: Row = {
         "campaign": campaign,
@@ -182,7 +175,7 @@ def _common(
         "battles": battles,
         "battle_names": {str(b["id"]): b["name"] for b in battles},
     }
-    return membership, roster_view(campaign.id, asof.upto), context
+    return reader, roster_view(campaign.id, asof.upto), context
 
 
 def _status(context: Row) -> int:
@@ -205,6 +198,13 @@ def _elsewhere(
         {**context, "denied": True, "outline": outline, "kind": kind},
         status=403,
     )
+
+
+def _require_whole(reader: Reader, now: Row | None, kind: str) -> None:
+    """A unit or trooper of a force the reader sees in outline is not found, whatever point of
+    the log is asked about: nothing shown to the reader says it exists."""
+    if not reader.sees_force(now["force_id"] if now else UNKNOWN_FORCE):
+        raise Http404(f"No such {kind}.")
 
 
 def _missing(request: HttpRequest, template: str, context: Row, kind: str) -> HttpResponse:
@@ -236,13 +236,13 @@ def _card(unit: Row) -> Row:
 
 @login_required
 def force_page(request: HttpRequest, force_id: uuid.UUID) -> HttpResponse:
-    membership, view, context = _common(request, "force", force_id)
+    reader, view, context = _common(request, "force", force_id)
     template = "pages/force.html"
     force = view.force(force_id)
     if force is None:
         return _missing(request, template, context, "force")
     context["force"] = force
-    if not _readable(membership, force_id):
+    if not reader.sees_force(force_id):
         return _elsewhere(request, template, context, view, force_id, "force")
     detail = force_detail(view, force)
     rows = [{**row, "unit": _card(row["unit"])} for row in _walk(detail["units"])]
@@ -310,27 +310,27 @@ def _charts(unit: Row, progression: Row, upto: int | None) -> tuple[Row, Row]:
 
 @login_required
 def unit_page(request: HttpRequest, unit_id: uuid.UUID) -> HttpResponse:
-    membership, view, context = _common(request, "unit", unit_id)
+    reader, view, context = _common(request, "unit", unit_id)
+    judge = Judge(reader, at=context["asof"].upto)
+    _require_whole(reader, CurrentRoster(context["campaign"].id).unit(unit_id), "unit")
     template = "pages/unit.html"
     unit = view.unit(unit_id)
     if unit is None:
         return _missing(request, template, context, "unit")
     context["unit"] = unit
-    if not _readable(membership, unit["force_id"]):
-        return _elsewhere(request, template, context, view, unit["force_id"], "unit")
     detail = _card(unit_detail(view, unit))
     names = context["battle_names"]
     siblings = view.units(unit["force_id"])
     by_id = {u["id"]: u for u in siblings}
     quality, strength = _charts(
-        unit, unit_progression(context["campaign"].id, unit_id), context["asof"].upto
+        unit, unit_progression(context["campaign"].id, unit_id, judge), context["asof"].upto
     )
     context.update(
         unit=detail,
         force=view.force(unit["force_id"]),
         parent=by_id.get(unit["parent_id"]) if unit["parent_id"] else None,
         children=[u for u in siblings if u["parent_id"] == unit["id"]],
-        history=[_told(entry, names) for entry in view.unit_history(unit_id)],
+        history=[_told(entry, names) for entry in judge.shown(view.unit_history(unit_id))],
         quality=quality,
         strength=strength,
     )
@@ -342,17 +342,17 @@ def unit_page(request: HttpRequest, unit_id: uuid.UUID) -> HttpResponse:
 
 @login_required
 def trooper_page(request: HttpRequest, trooper_id: uuid.UUID) -> HttpResponse:
-    membership, view, context = _common(request, "trooper", trooper_id)
+    reader, view, context = _common(request, "trooper", trooper_id)
+    judge = Judge(reader, at=context["asof"].upto)
+    _require_whole(reader, CurrentRoster(context["campaign"].id).trooper(trooper_id), "trooper")
     template = "pages/trooper.html"
     trooper = view.trooper(trooper_id)
     if trooper is None:
         return _missing(request, template, context, "trooper")
     context["trooper"] = trooper
-    if not _readable(membership, trooper["force_id"]):
-        return _elsewhere(request, template, context, view, trooper["force_id"], "trooper")
     detail = trooper_detail(view, trooper)
     names = context["battle_names"]
-    record = [_told(entry, names) for entry in detail["service_record"]]
+    record = [_told(entry, names) for entry in judge.shown(detail["service_record"])]
     fought = {str(r["battle_id"]) for r in record if r["battle_id"]}
     context.update(
         trooper={
@@ -401,29 +401,29 @@ def _aboard_names(campaign_id: uuid.UUID, sides: list[dict[str, Any]]) -> dict[s
 def _side_card(
     side: dict[str, Any],
     participants: list[dict[str, Any]],
-    allowed: set[str] | None,
     aboard_names: dict[str, str],
 ) -> dict[str, Any]:
-    """One side of the battle page: its mission, its casevac (who is aboard only for a reader
-    of its forces) and its units."""
-    mine = allowed is None or bool(allowed & {str(f) for f in side["force_ids"]})
+    """One side of the battle page: its mission, its casevac (who is aboard, or how many for a
+    reader who sees the side in outline) and its units (how many, likewise)."""
     casevac = side["casevac"] or {}
     mission = side["mission"] or {}
     aboard = casevac.get("aboard", [])
+    ours = [p for p in participants if p["side"] == side["side"]]
     return {
         **side,
-        "readable": mine,
+        "mission_hidden": bool(mission.get("hidden")),
         "motivation": _words(mission.get("mission_motivation")),
         "objectives": mission.get("objectives", []),
         "victory_conditions": mission.get("victory_conditions", ""),
         "casevac_text": _casevac(casevac),
-        "aboard": [aboard_names.get(e["trooper_id"], "a trooper") for e in aboard] if mine else [],
-        "aboard_count": len(aboard),
+        "aboard": [aboard_names.get(e["trooper_id"], "a trooper") for e in aboard],
+        "aboard_count": casevac.get("aboard_count", len(aboard)),
         "units": [
             {**p, "confidence_label": _words(p["confidence"]), "status_label": _words(p["status"])}
-            for p in participants
-            if p["side"] == side["side"]
+            for p in ours
+            if p.get("sight") != Sight.OUTLINE
         ],
+        "units_in_outline": sum(1 for p in ours if p.get("sight") == Sight.OUTLINE),
     }
 
 
@@ -434,14 +434,17 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     if battle is None:
         raise Http404("No such battle.")
     campaign, membership = member(request, battle.campaign_id)
-    detail = battle_detail(battle)
-    allowed = readable_forces(membership)
+    reader = reader_of(membership, campaign)
+    judge = Judge(reader)
+    if not judge.sees_battle(battle.id):
+        raise Http404("No such battle.")  # hidden whole from this reader
+    detail = battle_detail(battle, judge)
     participants = detail["participants"]
     aboard_names = _aboard_names(campaign.id, detail["sides"])
-    sides = [_side_card(side, participants, allowed, aboard_names) for side in detail["sides"]]
+    sides = [_side_card(side, participants, aboard_names) for side in detail["sides"]]
     names = {str(battle.id): battle.name}
-    casualties = battle_casualties(battle, membership)
-    unit_names = {p["unit_id"]: p["unit_name"] for p in participants}
+    casualties = battle_casualties(battle, reader)
+    unit_names = {p["unit_id"]: p["unit_name"] for p in participants if "unit_id" in p}
     for side in casualties["sides"]:
         for trooper in side["troopers"]:
             trooper["unit_name"] = unit_names.get(trooper["unit_id"], "")
@@ -456,7 +459,7 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
             "battle": detail,
             "status_label": battle.get_status_display(),
             "sides": sides,
-            "log": [_told(entry, names) for entry in battle_log(battle.id)],
+            "log": [_told(entry, names) for entry in battle_log(battle.id, judge)],
             "casualties": casualties["sides"],
         },
     )

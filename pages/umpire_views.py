@@ -27,6 +27,14 @@ from battles.selectors import battle_detail, battle_log
 from campaigns.calendar import calendar_advance as advance_the_calendar
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import history_list
+from campaigns.visibility import (
+    UNKNOWN_FORCE,
+    Judge,
+    Reader,
+    events_as_seen,
+    job_error_as_seen,
+    reader_of,
+)
 from eventlog import store
 from eventlog.errors import CommandError
 from eventlog.models import Job
@@ -324,9 +332,12 @@ def _humane(type_name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def job_summaries(job: Job, events: list[store.StoredEvent]) -> dict[int, list[str]]:
-    """Each of the job's events in plain words, from the read models that tell them: the
-    battle's log, the units' histories, the campaign's history."""
+def job_summaries(
+    job: Job, events: list[store.StoredEvent], reader: Reader
+) -> dict[int, list[str]]:
+    """Each of the job's events in plain words as the reader may see them, from the read models
+    that tell them: the battle's log (as ``battle_log`` shows it to the reader), the histories
+    of the units whose force the reader sees whole, the campaign's history."""
     sequences = {event.sequence for event in events}
     lines: dict[int, list[str]] = {}
 
@@ -337,14 +348,18 @@ def job_summaries(job: Job, events: list[store.StoredEvent]) -> dict[int, list[s
     if not sequences:
         return lines
     if job.params.get("battle_id"):
-        for entry in battle_log(uuid.UUID(job.params["battle_id"])):
+        for entry in battle_log(uuid.UUID(job.params["battle_id"]), Judge(reader)):
             add(entry["sequence"], entry["summary"])
     # The units' histories tell what the job did to each unit (quality points, fatigue, the
     # injured's recovery, replacements). Read by the job's sequences in one query, rather than
     # unit by unit, so a battle of many units costs no more than one of a few.
     told = UnitHistoryEntry.objects.filter(campaign_id=job.campaign_id, sequence__in=sequences)
-    for sequence, summary in told.order_by("sequence", "key").values_list("sequence", "summary"):
-        add(sequence, summary)
+    forces = dict(Unit.objects.filter(campaign_id=job.campaign_id).values_list("id", "force_id"))
+    for sequence, unit_id, summary in told.order_by("sequence", "key").values_list(
+        "sequence", "unit_id", "summary"
+    ):
+        if reader.sees_force(forces.get(unit_id, UNKNOWN_FORCE)):
+            add(sequence, summary)
     history = history_list(campaign_id=job.campaign_id).filter(sequence__in=sequences)
     for sequence, summary in history.values_list("sequence", "summary"):
         add(sequence, summary)
@@ -358,14 +373,18 @@ def job(request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
     if found is None:
         raise Http404("No such job.")
     campaign, membership = member(request, found.campaign_id)
+    reader = reader_of(membership, campaign)
     events = store.events_of_job(found.id) if found.status == Job.Status.SUCCEEDED else []
-    summaries = job_summaries(found, events)
+    events = [event for event, _ in events_as_seen(reader, events)]
+    summaries = job_summaries(found, events, reader)
     battle = None
-    if found.params.get("battle_id"):
+    if found.params.get("battle_id") and Judge(reader).sees_battle(found.params["battle_id"]):
         battle = Battle.objects.filter(pk=found.params["battle_id"]).first()
     platoon = None
     if found.params.get("platoon_id"):
         platoon = Unit.objects.filter(pk=found.params["platoon_id"]).first()
+        if platoon is not None and not reader.sees_force(platoon.force_id):
+            platoon = None
     duration = None
     if found.started_at and found.finished_at:
         duration = (found.finished_at - found.started_at).total_seconds()
@@ -382,6 +401,7 @@ def job(request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
         "pages/job.html",
         {
             "job": found,
+            "error": job_error_as_seen(reader, found),
             "title": JOB_NAMES.get(found.kind, _humane(found.kind)),
             "campaign": campaign,
             "membership": membership,

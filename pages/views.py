@@ -17,10 +17,10 @@ from battles.review import hospital_list
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_for_user, invitations_for_user
 from campaigns.services import invitation_accept, invitation_decline
+from campaigns.visibility import Judge, reader_of
 from eventlog.errors import CommandError
 from pages.access import is_umpire, member, signed_in_user
 from rosters.models import Force, Trooper, Unit
-from rosters.selectors import readable_forces
 from rosters.vocabulary import TrooperStatus, UnitKind
 
 
@@ -103,9 +103,15 @@ def force_strengths(campaign: Campaign) -> list[dict]:
 @login_required
 def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     campaign, membership = member(request, campaign_id)
-    battles = list(
-        Battle.objects.filter(campaign_id=campaign.id).order_by("day", "planned_sequence")
-    )
+    reader = reader_of(membership, campaign)
+    judge = Judge(reader)
+    battles = [
+        battle
+        for battle in Battle.objects.filter(campaign_id=campaign.id).order_by(
+            "day", "planned_sequence"
+        )
+        if judge.sees_battle(battle.id)
+    ]
     names = {b.id: b.name for b in battles}
 
     def name_of(battle_id: uuid.UUID | None) -> str | None:
@@ -118,10 +124,9 @@ def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
         next_battle = next((b for b in battles if b.id == ended[-1].next_battle_id), None)
     elif upcoming:
         next_battle = upcoming[0]
-    allowed = readable_forces(membership)
     strengths = force_strengths(campaign)
     for row in strengths:
-        row["readable"] = allowed is None or str(row["force"].id) in allowed
+        row["readable"] = reader.sees_force(row["force"].id)
         if not row["readable"]:
             row["present"] = row["toe"] = None
     return render(
@@ -142,6 +147,6 @@ def dashboard(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
             ],
             "next_battle": next_battle,
             "forces": strengths,
-            "hospital": hospital_list(campaign.id, membership),
+            "hospital": hospital_list(campaign.id, reader),
         },
     )

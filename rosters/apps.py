@@ -7,6 +7,7 @@ class RostersConfig(AppConfig):
 
     def ready(self) -> None:
         # The commands register themselves when imported, so a worker can run their jobs.
+        from campaigns.visibility import use_subject_resolver
         from rosters import (  # noqa: F401
             adjustments,
             after_action,
@@ -21,4 +22,7 @@ class RostersConfig(AppConfig):
             regroup,
             regroups_settled,
             replacements,
+            visibility,
         )
+
+        use_subject_resolver(visibility.forces_of)

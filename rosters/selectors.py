@@ -12,10 +12,9 @@ import uuid
 from collections import defaultdict
 from typing import Any, Protocol
 
-from campaigns.models import Campaign, Membership
 from eventlog import projections, store
 from eventlog.command_input import as_of_sequence
-from eventlog.errors import CommandError, NotFound, PermissionDenied, StateConflict
+from eventlog.errors import CommandError, NotFound, StateConflict
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
 from rules.sg2.scales import Fatigue
@@ -207,26 +206,6 @@ def campaign_of(kind: str, entity_id: uuid.UUID) -> uuid.UUID:
     if campaign_id is None:
         raise NotFound(f"{kind}.not_found", f"No such {kind}.")
     return campaign_id
-
-
-def readable_forces(membership: Membership) -> set[str] | None:
-    """Forces whose details a member may read: None means all (umpires and observers); a
-    player reads the forces they are tied to."""
-    if membership.role != Membership.Role.PLAYER:
-        return None
-    options = Campaign.objects.filter(pk=membership.campaign_id).values_list("options", flat=True)
-    if (options.first() or {}).get("forces_visibility") == "full":
-        return None
-    return {str(force_id) for force_id in membership.force_ids}
-
-
-def check_force_readable(membership: Membership, force_id: Any) -> None:
-    allowed = readable_forces(membership)
-    if allowed is not None and str(force_id) not in allowed:
-        raise PermissionDenied(
-            "force.not_yours",
-            "This force belongs to another player; you can see its name and size only.",
-        )
 
 
 # --- What the API shows --------------------------------------------------------------------------

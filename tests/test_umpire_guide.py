@@ -100,3 +100,10 @@ def test_every_command_in_the_umpire_guide_works(server):
     assert "Hold the ford: resolved, won by Red" in out
     assert "Breakthrough: resolved, won by Blue" in out
     assert "battles.CasualtiesResolved" in out
+    # Section 8's conditional read, and section 9's archive.
+    assert "\n304\n" in out
+    assert "cache-control: private, max-age=31536000, immutable" in out.lower()
+    assert '{"format":"muster-campaign-archive","muster_version":' in out
+    # The first battle's server dice, recomputed once its dice epoch is closed.
+    assert re.search(r'\{"ok":true,"checked":[1-9]\d*,"mismatched":0,"unrevealed":0\}', out)
+    assert "The dice verify:" in out

@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 from battles.after_action.fad_points import CampaignPointsSpend, campaign_points_view
 from battles.after_action.fad_reinforcements import ReinforcementsRoll
 from campaigns.models import Campaign
-from campaigns.selectors import membership_get, require_umpire, visible_force_ids
+from campaigns.selectors import require_umpire
+from campaigns.visibility import reader_get, require_force_whole
 from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
@@ -30,12 +31,12 @@ def _force(
         if umpire:
             require_umpire(user=request.user, campaign_id=force.campaign_id)
         else:
-            membership = membership_get(user=request.user, campaign_id=force.campaign_id)
-            visible = visible_force_ids(membership)
-            if visible is not None and str(force.id) not in visible:
-                raise NotFound("force.not_found", "No such force.")
+            reader = reader_get(user=request.user, campaign_id=force.campaign_id)
     except NotFound:
         raise NotFound("force.not_found", "No such force.") from None
+    if not umpire:
+        # Every member is shown the force's outline: its points are refused, not denied to exist.
+        require_force_whole(reader, force.id)
     return Campaign.objects.get(pk=force.campaign_id), force
 
 

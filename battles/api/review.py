@@ -11,10 +11,9 @@ from rest_framework.views import APIView
 
 from battles import review
 from battles.models import Battle
-from campaigns.selectors import membership_get
+from campaigns.visibility import Judge, reader_get, require_entity_whole
 from eventlog.errors import NotFound
 from rosters.models import Unit
-from rosters.selectors import check_force_readable
 
 
 class UnitProgressionApi(APIView):
@@ -26,15 +25,17 @@ class UnitProgressionApi(APIView):
         if unit is None:
             raise NotFound("unit.not_found", "No such unit.")
         try:
-            membership = membership_get(user=request.user, campaign_id=unit.campaign_id)
+            reader = reader_get(user=request.user, campaign_id=unit.campaign_id)
         except NotFound:
             raise NotFound("unit.not_found", "No such unit.") from None
-        check_force_readable(membership, unit.force_id)
-        return Response({"name": unit.name, **review.unit_progression(unit.campaign_id, unit.id)})
+        require_entity_whole(reader, unit.force_id, "unit")
+        progression = review.unit_progression(unit.campaign_id, unit.id, Judge(reader))
+        return Response({"name": unit.name, **progression})
 
 
 class BattleCasualtiesApi(APIView):
-    """A battle's casualties per side: killed, wounded, captured and flown out."""
+    """A battle's casualties per side: killed, wounded, captured and flown out; named for the
+    forces the reader sees whole, counted for the others."""
 
     @extend_schema(responses=dict)
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
@@ -42,16 +43,19 @@ class BattleCasualtiesApi(APIView):
         if battle is None:
             raise NotFound("battle.not_found", "No such battle.")
         try:
-            membership = membership_get(user=request.user, campaign_id=battle.campaign_id)
+            reader = reader_get(user=request.user, campaign_id=battle.campaign_id)
         except NotFound:
             raise NotFound("battle.not_found", "No such battle.") from None
-        return Response(review.battle_casualties(battle, membership))
+        if not Judge(reader).sees_battle(battle.id):
+            raise NotFound("battle.not_found", "No such battle.")
+        return Response(review.battle_casualties(battle, reader))
 
 
 class CampaignHospitalApi(APIView):
-    """Who is in hospital until which day, soonest back first."""
+    """Who is in hospital until which day, soonest back first, of the forces the reader sees
+    whole."""
 
     @extend_schema(responses=dict)
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        membership = membership_get(user=request.user, campaign_id=campaign_id)
-        return Response({"hospital": review.hospital_list(campaign_id, membership)})
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
+        return Response({"hospital": review.hospital_list(campaign_id, reader)})

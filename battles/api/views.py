@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 from battles import actions, selectors, services
 from battles.models import Battle
 from campaigns.models import Campaign
-from campaigns.selectors import membership_get, require_umpire
+from campaigns.selectors import require_umpire
+from campaigns.visibility import Judge, reader_get
 from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
@@ -27,8 +28,10 @@ def _battle(request: Request, battle_id: uuid.UUID, *, umpire: bool = False):
     try:
         if umpire:
             require_umpire(user=request.user, campaign_id=battle.campaign_id)
-        else:
-            membership_get(user=request.user, campaign_id=battle.campaign_id)
+        elif not Judge(reader_get(user=request.user, campaign_id=battle.campaign_id)).sees_battle(
+            battle.id
+        ):
+            raise NotFound("battle.not_found", "No such battle.")  # hidden whole from this reader
     except NotFound:
         raise NotFound("battle.not_found", "No such battle.") from None
     return Campaign.objects.get(pk=battle.campaign_id), battle
@@ -42,6 +45,20 @@ class PlanSerializer(serializers.Serializer):
     attacker = serializers.CharField(required=False, allow_null=True, default=None)
     next_on_attacker_win = serializers.UUIDField(required=False, allow_null=True, default=None)
     next_on_defender_win = serializers.UUIDField(required=False, allow_null=True, default=None)
+    hidden = serializers.DictField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='Record the whole battle hidden until revealed: {"force_ids": [...]} or '
+        '{"side": "Blue"} names whose players may see it ({}: the umpires only).',
+    )
+    hidden_missions = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        default=list,
+        help_text="The sides whose mission card is hidden from all but that side's players, "
+        "until revealed.",
+    )
 
 
 class CampaignBattlesApi(APIView):
@@ -49,8 +66,8 @@ class CampaignBattlesApi(APIView):
 
     @extend_schema(responses=dict)
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        membership_get(user=request.user, campaign_id=campaign_id)
-        return Response(selectors.battles_of(campaign_id))
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
+        return Response(selectors.battles_of(campaign_id, Judge(reader)))
 
     @extend_schema(request=PlanSerializer, responses={201: dict})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
@@ -74,8 +91,9 @@ class BattleDetailApi(APIView):
 
     @extend_schema(responses=dict)
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
-        _, battle = _battle(request, battle_id)
-        return Response(selectors.battle_detail(battle))
+        campaign, battle = _battle(request, battle_id)
+        reader = reader_get(user=request.user, campaign_id=campaign.id)
+        return Response(selectors.battle_detail(battle, Judge(reader)))
 
 
 class CommitSerializer(serializers.Serializer):
@@ -161,5 +179,6 @@ class BattleLogApi(APIView):
 
     @extend_schema(responses=dict)
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
-        _, battle = _battle(request, battle_id)
-        return Response({"battle": battle.name, "log": selectors.battle_log(battle.id)})
+        campaign, battle = _battle(request, battle_id)
+        judge = Judge(reader_get(user=request.user, campaign_id=campaign.id))
+        return Response({"battle": battle.name, "log": selectors.battle_log(battle.id, judge)})

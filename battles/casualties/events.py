@@ -4,11 +4,13 @@ troopers, leaders and vehicles, with the dice that decided it."""
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
 from campaigns.events import DieRoll
+from campaigns.visibility import outline
 from eventlog.catalogue import EventPayload, event_type
 from rosters.vocabulary import TrooperStatus, VehicleState
 
@@ -63,6 +65,12 @@ class CasualtiesResolved(EventPayload):
         default_factory=list, description="Acting unit leaders made casualties (P.10 follows)."
     )
     dice: list[DieRoll] = Field(default_factory=list)
+
+
+@outline("battles.CasualtiesResolved")
+def _casualties_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """How many casualties, not who, nor the dice."""
+    return {"casualties": len(payload.get("casualties", []))}
 
 
 @event_type(LEADER_CASUALTY_EVENT, stream="battle")

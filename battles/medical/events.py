@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
 from campaigns.events import DieRoll
+from campaigns.visibility import outline
 from eventlog.catalogue import EventPayload, event_type
 
 TreatmentResult = Literal["dead", "stabilised", "fit"]
@@ -77,6 +79,12 @@ class CasevacLoaded(EventPayload):
     dice: list[DieRoll] = Field(default_factory=list)
 
 
+@outline("battles.CasevacLoaded")
+def _loaded_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """How many are aboard the side's casevac, not who."""
+    return {"aboard": payload.get("aboard")}
+
+
 class CasevacRise(EventPayload):
     """One unit's confidence roll as the casevac leaves."""
 
@@ -100,3 +108,9 @@ class CasevacDeparted(EventPayload):
     trooper_ids: list[uuid.UUID]
     rises: list[CasevacRise]
     dice: list[DieRoll] = Field(default_factory=list)
+
+
+@outline("battles.CasevacDeparted")
+def _departed_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """How many the side's casevac flew out, not who."""
+    return {"flown_out": len(payload.get("trooper_ids", []))}

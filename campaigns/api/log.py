@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.selectors import membership_get, require_umpire
+from campaigns.selectors import require_umpire
+from campaigns.visibility import events_as_seen, job_as_seen, reader_get
 from eventlog import catalogue, store
 from eventlog.api.commands import execute
 from eventlog.api.serializers import (
@@ -61,7 +62,9 @@ class CampaignEventsApi(APIView):
         responses=EventPageSerializer,
     )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        membership_get(user=request.user, campaign_id=campaign_id)
+        """Each event as the reader may see it (``campaigns.visibility``): whole, or in outline
+        in its place; the cursor and ``last_sequence`` count every event all the same."""
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
         after = _int_param(request, "after", 0, low=0, high=store.MAX_SEQUENCE)
         limit = _int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
         types = [t for t in request.query_params.get("type", "").split(",") if t]
@@ -85,7 +88,7 @@ class CampaignEventsApi(APIView):
             )
         return Response(
             {
-                "results": [event_to_json(event) for event in events],
+                "results": [shown for _, shown in events_as_seen(reader, events)],
                 "next": next_url,
                 "last_sequence": store.last_sequence(campaign_id),
             }
@@ -148,10 +151,10 @@ class JobDetailApi(APIView):
         if job is None:
             raise NotFound("job.not_found", "No such job.")
         try:
-            membership_get(user=request.user, campaign_id=job.campaign_id)
+            reader = reader_get(user=request.user, campaign_id=job.campaign_id)
         except NotFound:
             raise NotFound("job.not_found", "No such job.") from None
-        return Response(JobSerializer(job).data)
+        return Response(job_as_seen(reader, job))
 
 
 class VoidInputSerializer(serializers.Serializer):

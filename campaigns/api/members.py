@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.models import ApiToken
 from accounts.tokens import IssuedToken
 from campaigns import selectors
+from campaigns.archive_import import placeholders
 from campaigns.common import MAX_REASON_LENGTH
 from campaigns.members import (
     ApiClientCreate,
@@ -22,6 +23,7 @@ from campaigns.members import (
     InvitationDecline,
     InvitationWithdraw,
     MemberChange,
+    MemberHandOver,
     MemberInvite,
     MemberRemove,
     api_client_token_reissue,
@@ -39,6 +41,13 @@ class MemberOutputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=ROLES)
     force_ids = serializers.ListField(child=serializers.UUIDField())
     joined_at = serializers.DateTimeField()
+    placeholder = serializers.SerializerMethodField(
+        help_text="Imported from another installation where nobody here had the account: the "
+        "umpire hands the place over (POST members/{user_id}/hand-over/)."
+    )
+
+    def get_placeholder(self, membership: Membership) -> bool:
+        return bool(placeholders([membership.user_id]))
 
 
 class InvitationInputSerializer(serializers.Serializer):
@@ -76,6 +85,9 @@ class InvitationOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Invitation.Status.values)
     invited_at = serializers.DateTimeField()
     answered_at = serializers.DateTimeField(allow_null=True)
+    replaces_user_id = serializers.IntegerField(
+        allow_null=True, help_text="The member whose place the invitee takes on accepting."
+    )
 
 
 class MyInvitationOutputSerializer(serializers.Serializer):
@@ -291,6 +303,35 @@ class CampaignMemberDetailApi(APIView):
             campaign_id=campaign_id,
             params={"user_id": user_id, "reason": body.validated_data["reason"]},
             respond=lambda outcome: (status.HTTP_204_NO_CONTENT, None),
+        )
+
+
+class MemberHandOverSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        help_text="Who takes the place. The answer is the same whether or not such a user exists.",
+    )
+
+
+class CampaignMemberHandOverApi(APIView):
+    """Invite a username to take a member's place, with their role and forces: when the
+    invitation is accepted, the member leaves. How an umpire gives a placeholder of an imported
+    campaign to its player."""
+
+    @extend_schema(request=MemberHandOverSerializer, responses={202: InvitationOutputSerializer})
+    def post(self, request: Request, campaign_id: uuid.UUID, user_id: int) -> Response:
+        selectors.require_umpire(user=request.user, campaign_id=campaign_id)
+        body = MemberHandOverSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return execute(
+            request,
+            MemberHandOver.name,
+            campaign_id=campaign_id,
+            params={"user_id": user_id, "username": body.validated_data["username"]},
+            respond=lambda outcome: (
+                status.HTTP_202_ACCEPTED,
+                InvitationOutputSerializer(Invitation.objects.get(pk=outcome.result)).data,
+            ),
         )
 
 

@@ -1,9 +1,15 @@
 from django.urls import path
 
-from campaigns.api import log, members, views
+from campaigns.api import archive, dice, log, members, secrets, views
 
 urlpatterns = [
     path("campaigns/", views.CampaignListApi.as_view(), name="campaign-list"),
+    path("campaigns/import/", archive.CampaignImportApi.as_view(), name="campaign-import"),
+    path(
+        "campaigns/<uuid:campaign_id>/export/",
+        archive.CampaignExportApi.as_view(),
+        name="campaign-export",
+    ),
     path(
         "campaigns/<uuid:campaign_id>/", views.CampaignDetailApi.as_view(), name="campaign-detail"
     ),
@@ -11,6 +17,11 @@ urlpatterns = [
         "campaigns/<uuid:campaign_id>/events/",
         log.CampaignEventsApi.as_view(),
         name="campaign-events",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/reveals/",
+        secrets.CampaignRevealsApi.as_view(),
+        name="campaign-reveals",
     ),
     path(
         "campaigns/<uuid:campaign_id>/journal/",
@@ -21,6 +32,21 @@ urlpatterns = [
         "campaigns/<uuid:campaign_id>/dice/", views.CampaignDiceApi.as_view(), name="campaign-dice"
     ),
     path(
+        "campaigns/<uuid:campaign_id>/dice/epochs/close/",
+        dice.DiceEpochCloseApi.as_view(),
+        name="campaign-dice-epoch-close",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/dice/export/",
+        dice.DiceExportApi.as_view(),
+        name="campaign-dice-export",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/dice/verification/",
+        dice.DiceVerificationApi.as_view(),
+        name="campaign-dice-verification",
+    ),
+    path(
         "campaigns/<uuid:campaign_id>/members/",
         members.CampaignMembersApi.as_view(),
         name="campaign-members",
@@ -29,6 +55,11 @@ urlpatterns = [
         "campaigns/<uuid:campaign_id>/members/<int:user_id>/",
         members.CampaignMemberDetailApi.as_view(),
         name="campaign-member",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/members/<int:user_id>/hand-over/",
+        members.CampaignMemberHandOverApi.as_view(),
+        name="campaign-member-hand-over",
     ),
     path(
         "campaigns/<uuid:campaign_id>/invitations/",

@@ -21,9 +21,11 @@ from campaigns.common import MAX_REASON_LENGTH
 from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
 from campaigns.projections import CampaignProjection, JournalProjection
+from campaigns.visibility import Judge, reader_get, reader_of
 from eventlog import projections, store
 from eventlog.api.commands import dice_prompt, execute
 from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.caching import pin_answer
 from eventlog.command_input import as_of_sequence
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError
@@ -124,10 +126,13 @@ class CampaignDetailApi(APIView):
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         membership = selectors.membership_get(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
+        pin_answer(request, campaign_id, as_of)
+        judge = Judge(reader_of(membership), at=as_of)
         row: Mapping[str, Any]
+        notes: list[Any]
         if as_of is None:
             row = Campaign.objects.filter(pk=campaign_id).values().get()
-            notes = JournalNote.objects.filter(campaign_id=campaign_id).count()
+            notes = list(JournalNote.objects.filter(campaign_id=campaign_id).values("sequence"))
         else:
             rows = projections.fold_as_of(
                 campaign_id,
@@ -142,9 +147,10 @@ class CampaignDetailApi(APIView):
                     field="as_of",
                 )
             row = found
-            notes = len(rows.all(JournalNote))
+            notes = rows.all(JournalNote)
         data = dict(_campaign_json(row, membership.role))
-        data["journal_notes"] = notes
+        # The notes this member may read: a hidden note is not counted for those it is hidden from.
+        data["journal_notes"] = len(judge.shown(notes))
         data["as_of"] = (
             min(as_of, store.last_sequence(campaign_id))
             if as_of is not None
@@ -153,22 +159,41 @@ class CampaignDetailApi(APIView):
         return Response(data)
 
 
+class HiddenSerializer(serializers.Serializer):
+    force_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        required=False,
+        default=list,
+        help_text="The forces whose players may read it; none: the umpires only.",
+    )
+
+
 class NoteSerializer(serializers.Serializer):
     sequence = serializers.IntegerField(read_only=True)
     text = serializers.CharField(max_length=10_000)
     references = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+    hidden = HiddenSerializer(
+        required=False,
+        allow_null=True,
+        default=None,
+        write_only=True,
+        help_text="Record the note as hidden until the umpire reveals it.",
+    )
     author_id = serializers.IntegerField(read_only=True, allow_null=True)
     recorded_at = serializers.DateTimeField(read_only=True)
 
 
 class CampaignJournalApi(APIView):
-    """The umpire's campaign journal."""
+    """The umpire's campaign journal: a note recorded as ``hidden`` is read by the umpires (and
+    the players of the forces it names, and observers if the options say so) until the umpire
+    reveals it (``POST /campaigns/{id}/reveals/``)."""
 
     @extend_schema(responses=NoteSerializer(many=True))
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        selectors.membership_get(user=request.user, campaign_id=campaign_id)
+        judge = Judge(reader_get(user=request.user, campaign_id=campaign_id))
         notes = JournalNote.objects.filter(campaign_id=campaign_id).order_by("sequence")
-        return Response(NoteSerializer(notes, many=True).data)
+        shown = [note for note in notes if judge.sees_row(note.sequence)]
+        return Response(NoteSerializer(shown, many=True).data)
 
     @extend_schema(request=NoteSerializer, responses={201: NoteSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
@@ -185,7 +210,8 @@ class CampaignJournalApi(APIView):
 
 
 def _note_recorded(outcome: Outcome) -> tuple[int, Any]:
-    note = JournalNote.objects.get(pk=outcome.events[0].position)
+    # A hidden note's event follows the hiding recorded first.
+    note = JournalNote.objects.get(pk=outcome.events[-1].position)
     return status.HTTP_201_CREATED, NoteSerializer(note).data
 
 
@@ -330,8 +356,9 @@ class CampaignHistoryApi(APIView):
         responses=HistoryEntrySerializer(many=True),
     )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        selectors.require_reader(user=request.user, campaign_id=campaign_id)
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
+        pin_answer(request, campaign_id, as_of)
         entries: QuerySet[CampaignHistoryEntry] | list[Row]
         if as_of is None:
             entries = selectors.history_list(campaign_id=campaign_id)
@@ -340,7 +367,14 @@ class CampaignHistoryApi(APIView):
                 campaign_id, as_of, [projections.get(CampaignProjection.name)]
             )
             entries = sorted(rows.all(CampaignHistoryEntry), key=lambda row: row["sequence"])
-        return Response(HistoryEntrySerializer(entries, many=True).data)
+        # A hidden note's line is left out for those it is hidden from, until its reveal.
+        judge = Judge(reader, at=as_of)
+        shown = [entry for entry in entries if judge.sees_row(_sequence_of(entry))]
+        return Response(HistoryEntrySerializer(shown, many=True).data)
+
+
+def _sequence_of(entry: CampaignHistoryEntry | Row) -> int:
+    return entry["sequence"] if isinstance(entry, dict) else entry.sequence
 
 
 class CalendarSerializer(serializers.Serializer):

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "django_filters",
     "drf_spectacular",
@@ -48,9 +49,15 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every response, a redirect or a refusal included, carries the request's id.
     "config.middleware.RequestIdMiddleware",
+    # Before anything that may answer (a preflight is answered here), after the request id.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses what the next one tagged: the ETag is of the body, not of its gzip (which
+    # weakens it, W/"...", as HTTP asks), and a 304 has nothing to compress.
+    "config.http_cache.ApiJsonGZipMiddleware",
+    "config.http_cache.ApiConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "config.query_guard.RefuseControlCharactersInQuery",
@@ -257,6 +264,32 @@ CONTENT_SECURITY_POLICY = env.str(
         "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
     ),
 )
+
+# Web pages on other origins allowed to call the API from a browser (CORS), e.g.
+# "https://tools.example.org,http://localhost:5173". Empty: none, and no CORS header is sent.
+# Clients authenticate with a token header, never cookies, so credentials are not allowed.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/v1/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = (
+    "content-disposition",
+    "etag",
+    "location",
+    "retry-after",
+    "x-request-id",
+)
+CORS_PREFLIGHT_MAX_AGE = env.int("CORS_PREFLIGHT_MAX_AGE", default=3600)
+
+# The largest campaign archive POST /campaigns/import/ takes, in bytes.
+MUSTER_ARCHIVE_MAX_BYTES = env.int("MUSTER_ARCHIVE_MAX_BYTES", default=256 * 1024 * 1024)
 
 # The bearer token that opens /metrics (and the details of /readyz); unset, /metrics is a 404.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

@@ -41,6 +41,12 @@ class EventOutputSerializer(serializers.Serializer):
     metadata = serializers.JSONField()
     job = serializers.UUIDField(allow_null=True)
     recorded_at = serializers.DateTimeField()
+    sight = serializers.ChoiceField(
+        choices=["whole", "outline"],
+        required=False,
+        help_text="How much of the event the reader sees: whole, or in outline (only the fields "
+        "that name nothing of another player's force; no metadata).",
+    )
 
 
 class EventPageSerializer(serializers.Serializer):
@@ -81,6 +87,10 @@ class JobSerializer(serializers.ModelSerializer):
     def get_events(self, job: Job) -> list[dict[str, Any]]:
         from eventlog.store import events_of_job
 
+        # A reader who may not see every event gets them as the caller shows them.
+        shown = self.context.get("events_as_seen")
+        if shown is not None:
+            return shown(events_of_job(job.id))
         return [event_to_json(event) for event in events_of_job(job.id)]
 
     def get_duration_seconds(self, job: Job) -> float | None:

@@ -12,7 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.models import Campaign
-from campaigns.selectors import membership_get, require_umpire
+from campaigns.selectors import require_umpire
+from campaigns.visibility import reader_get, require_entity_whole
 from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, query_params
 from eventlog.api.serializers import JobSerializer
 from eventlog.errors import NotFound
@@ -26,14 +27,14 @@ def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campai
         if umpire:
             require_umpire(user=request.user, campaign_id=campaign_id)
         else:
-            membership = membership_get(user=request.user, campaign_id=campaign_id)
+            reader = reader_get(user=request.user, campaign_id=campaign_id)
     except NotFound:
         raise NotFound("unit.not_found", "No such unit.") from None
     unit = Unit.objects.filter(campaign_id=campaign_id, id=unit_id).first()
     if unit is None:
         raise NotFound("unit.not_found", "No such unit.")
     if not umpire:
-        selectors.check_force_readable(membership, unit.force_id)
+        require_entity_whole(reader, unit.force_id, "unit")
     return Campaign.objects.get(pk=campaign_id), unit
 
 

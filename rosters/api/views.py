@@ -13,10 +13,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.models import Campaign, Membership
-from campaigns.selectors import membership_get, require_umpire
+from campaigns.models import Campaign
+from campaigns.selectors import require_umpire
+from campaigns.visibility import (
+    UNKNOWN_FORCE,
+    Judge,
+    Reader,
+    reader_get,
+    require_entity_whole,
+    require_force_whole,
+)
 from eventlog.api.commands import execute
 from eventlog.api.serializers import event_to_json
+from eventlog.caching import pin_answer
 from eventlog.commands import Outcome
 from eventlog.errors import CommandError, NotFound
 from rosters import adjustments, moves, regroup, selectors
@@ -42,6 +51,9 @@ def _view_for(request: Request, campaign_id: uuid.UUID):
         as_of_battle=request.query_params.get("as_of_battle"),
         side=request.query_params.get("side"),
     )
+    if request.query_params.get("as_of") not in (None, ""):
+        # A battle's "after" moves while it is fought: only an explicit sequence is pinned.
+        pin_answer(request, campaign_id, upto)
     return selectors.roster_view(campaign_id, upto), upto
 
 
@@ -49,13 +61,13 @@ def _not_then(kind: str) -> NotFound:
     return NotFound(f"{kind}.not_found", f"No such {kind} at that point.")
 
 
-def _entity(request: Request, kind: str, entity_id: uuid.UUID) -> tuple[Membership, uuid.UUID]:
+def _entity(request: Request, kind: str, entity_id: uuid.UUID) -> tuple[Reader, uuid.UUID]:
     campaign_id = selectors.campaign_of(kind, entity_id)
     try:
-        membership = membership_get(user=request.user, campaign_id=campaign_id)
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
     except NotFound:
         raise NotFound(f"{kind}.not_found", f"No such {kind}.") from None
-    return membership, campaign_id
+    return reader, campaign_id
 
 
 class ForceImportSerializer(serializers.Serializer):
@@ -72,12 +84,11 @@ class CampaignForcesApi(APIView):
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
-        membership = membership_get(user=request.user, campaign_id=campaign_id)
+        reader = reader_get(user=request.user, campaign_id=campaign_id)
         view, _ = _view_for(request, campaign_id)
-        allowed = selectors.readable_forces(membership)
         return Response(
             [
-                {**outline, "readable": allowed is None or str(outline["id"]) in allowed}
+                {**outline, "readable": reader.sees_force(outline["id"])}
                 for outline in selectors.force_outlines(view)
             ]
         )
@@ -108,27 +119,36 @@ class CampaignForcesApi(APIView):
 
 
 class RosterEntityApi(APIView):
-    """Reads one force, unit, trooper or vehicle, now or as of a point, for a member allowed
-    to see its force."""
+    """Reads one force, unit, trooper or vehicle, now or as of a point, for a member who sees
+    its force whole (``campaigns.visibility``): another player's force is refused (403: every
+    member is shown its outline), its units, troopers and vehicles are not found (404)."""
 
     kind: str
     lookup: str  # the RosterView method that finds it
 
-    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+    def present(self, view: selectors.RosterView, row: dict[str, Any], judge: Judge) -> Any:
         return row
 
     @extend_schema(parameters=AS_OF_PARAMETERS, responses=dict)
     def get(self, request: Request, **ids: uuid.UUID) -> Response:
         (entity_id,) = ids.values()
-        membership, campaign_id = _entity(request, self.kind, entity_id)
-        view, _ = _view_for(request, campaign_id)
+        reader, campaign_id = _entity(request, self.kind, entity_id)
+        view, upto = _view_for(request, campaign_id)
         row = getattr(view, self.lookup)(entity_id)
+        # Whose it is, checked before whether it existed at the point asked: asking about the
+        # past tells nothing either.
+        if self.kind == "force":
+            require_force_whole(reader, entity_id)
+        elif not reader.sees_every_force:
+            now = (
+                row
+                if upto is None
+                else getattr(selectors.CurrentRoster(campaign_id), self.lookup)(entity_id)
+            )
+            require_entity_whole(reader, now["force_id"] if now else UNKNOWN_FORCE, self.kind)
         if row is None:
             raise _not_then(self.kind)
-        selectors.check_force_readable(
-            membership, row["id"] if self.kind == "force" else row["force_id"]
-        )
-        return Response(self.present(view, row))
+        return Response(self.present(view, row, Judge(reader, at=upto)))
 
 
 class ForceDetailApi(RosterEntityApi):
@@ -136,7 +156,7 @@ class ForceDetailApi(RosterEntityApi):
 
     kind, lookup = "force", "force"
 
-    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+    def present(self, view: selectors.RosterView, row: dict[str, Any], judge: Judge) -> Any:
         return selectors.force_detail(view, row)
 
 
@@ -145,26 +165,28 @@ class UnitDetailApi(RosterEntityApi):
 
     kind, lookup = "unit", "unit"
 
-    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
+    def present(self, view: selectors.RosterView, row: dict[str, Any], judge: Judge) -> Any:
         return selectors.unit_detail(view, row)
 
 
 class UnitHistoryApi(RosterEntityApi):
-    """Every change to a unit, oldest first, with its cause in plain words."""
+    """Every change to a unit, oldest first, with its cause in plain words; what the umpire hid
+    is left out until its reveal (and in views as of a point before it)."""
 
     kind, lookup = "unit", "unit"
 
-    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
-        return {"unit": row["name"], "history": view.unit_history(row["id"])}
+    def present(self, view: selectors.RosterView, row: dict[str, Any], judge: Judge) -> Any:
+        return {"unit": row["name"], "history": judge.shown(view.unit_history(row["id"]))}
 
 
 class TrooperDetailApi(RosterEntityApi):
-    """A trooper with their service record."""
+    """A trooper with their service record (what the umpire hid left out until its reveal)."""
 
     kind, lookup = "trooper", "trooper"
 
-    def present(self, view: selectors.RosterView, row: dict[str, Any]) -> Any:
-        return selectors.trooper_detail(view, row)
+    def present(self, view: selectors.RosterView, row: dict[str, Any], judge: Judge) -> Any:
+        detail = selectors.trooper_detail(view, row)
+        return {**detail, "service_record": judge.shown(detail["service_record"])}
 
 
 class VehicleDetailApi(RosterEntityApi):

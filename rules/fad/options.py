@@ -292,6 +292,14 @@ class FaDOptions:
             source="Muster",
         ),
     )
+    observers_see_hidden: bool = field(
+        default=False,
+        metadata=option(
+            description="Observers see what the umpire records as hidden before it is revealed "
+            "(notes, battle actions, battles, mission cards), as the umpire does",
+            source="Muster",
+        ),
+    )
 
     # --- force profiles and generation ---
     weapons_damage_table: WeaponsDamageTable = field(

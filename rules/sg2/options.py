@@ -350,6 +350,14 @@ class SG2Options:
             source="Muster",
         ),
     )
+    observers_see_hidden: bool = field(
+        default=False,
+        metadata=option(
+            description="Observers see what the umpire records as hidden before it is revealed "
+            "(notes, battle actions, battles, mission cards), as the umpire does",
+            source="Muster",
+        ),
+    )
 
     # --- improving troop quality (P.60) ---
     quality_progression: QualityProgression = field(

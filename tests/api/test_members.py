@@ -78,6 +78,7 @@ def test_the_creator_is_listed_as_umpire_with_their_username(umpire_api, umpire,
             "role": "umpire",
             "force_ids": [],
             "joined_at": members[0]["joined_at"],
+            "placeholder": False,
         }
     ]
 
@@ -136,6 +137,7 @@ def test_an_invited_player_joins_only_when_they_accept(
                 "username": "alice",
                 "role": "player",
                 "force_ids": [force],
+                "replaces_user_id": None,
             },
         ),
         (
@@ -168,6 +170,7 @@ def test_inviting_answers_alike_whether_or_not_the_user_exists(umpire_api, alice
             "force_ids": [],
             "status": "pending",
             "answered_at": None,
+            "replaces_user_id": None,
         }
     )
     assert [i["username"] for i in umpire_api.get(f"{base}/invitations/").json()] == [

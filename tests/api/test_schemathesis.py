@@ -21,6 +21,9 @@ from accounts.tokens import token_issue
 
 pytestmark = pytest.mark.django_db
 
+# A campaign archive (POST /campaigns/import/) is a body of bytes, sent as they are.
+schemathesis.serializer.alias("application/x-ndjson", "application/octet-stream")
+
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 schema.app = get_wsgi_application()
 

@@ -114,6 +114,7 @@ def test_every_command_is_kept_with_its_name_parameters_dice_and_actor(
         "unit_id": str(blue[0].id),
         "circumstance": None,
         "threat_level": 2,
+        "hidden": None,
     }
     assert (record.dice_source, record.table_dice, record.actor_id) == ("table", [5], umpire.pk)
     assert (record.first_sequence, record.last_sequence) == (event.sequence, event.sequence)

@@ -10,8 +10,9 @@ from django.core.management import call_command
 
 from accounts.models import ApiToken
 from accounts.tokens import digest_of
-from campaigns import selectors, services
+from campaigns import services
 from campaigns.models import Campaign, CampaignHistoryEntry, Invitation, Membership
+from campaigns.visibility import reader_of
 from eventlog import projections, store
 from eventlog.errors import CommandError, NotFound, StateConflict
 from eventlog.store import NewEvent
@@ -180,9 +181,13 @@ def test_visible_forces_by_role(campaign, umpire, alice, make_user):
     join(campaign, alice, "player", [force], umpire=umpire)
     join(campaign, carol, "observer", umpire=umpire)
     by_name = {m.username: m for m in Membership.objects.filter(campaign_id=campaign.id)}
-    assert selectors.visible_force_ids(by_name["alice"]) == {str(force)}
-    assert selectors.visible_force_ids(by_name["umpire"]) is None
-    assert selectors.visible_force_ids(by_name["carol"]) is None
+    readers = {name: reader_of(membership) for name, membership in by_name.items()}
+    other = uuid.uuid4()
+    assert (readers["alice"].sees_force(force), readers["alice"].sees_force(other)) == (True, False)
+    assert readers["umpire"].sees_force(other)
+    assert readers["umpire"].is_umpire
+    assert readers["carol"].sees_force(other)
+    assert not readers["carol"].is_umpire
 
 
 def test_rebuild_equals_inline_after_membership_and_options_events(

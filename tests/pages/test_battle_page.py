@@ -159,7 +159,7 @@ def test_after_the_casevac_leaves_and_the_battle_ends(client, umpire, umpire_api
     assert 'id="umpire-tools"' in page  # the umpire's forms, from their own include
 
 
-def test_a_player_sees_his_own_sides_casualties_only(
+def test_a_player_sees_the_other_sides_casualties_counted_not_named(
     client, umpire_api, make_user, stranger, clash
 ):
     campaign, forces, _alpha, _red_squad, troopers, url = clash
@@ -169,8 +169,11 @@ def test_a_player_sees_his_own_sides_casualties_only(
     page = response.content.decode()
     assert response.status_code == 200
     assert "3 captured" in page
-    assert "1 killed · 1 wounded" not in page
+    # Blue's losses in outline: how many, not who (campaigns.visibility).
+    assert "1 killed · 1 wounded" in page
     assert f'href="/troopers/{troopers["Pte Fox"].id}/"' not in page
+    assert "Pte Fox" not in page
+    assert "Alpha Squad" not in page
     # Blue's casevac is no secret, but who is aboard is.
     assert "Casevac: in the battle area since turn 3; 1 aboard" in page
     assert 'id="umpire-tools"' not in page
@@ -226,10 +229,10 @@ def test_the_battle_page_costs_the_same_queries_whatever_the_force_size(
     assert Trooper.objects.filter(force_id=forces["Blue"].id).count() == 113
 
     client.force_login(umpire)
-    # Session, user, battle, membership, campaign, the battle's detail (4), its log, the
-    # casualties' fold, and the umpire's tools (with the battle's regroups): sixteen, however
-    # many men fight.
-    with django_assert_max_num_queries(16):
+    # Session, user, battle, membership, campaign, the battle's detail (4) and what the umpire
+    # hid of it, its log, the casualties' fold, and the umpire's tools (with the battle's
+    # regroups): seventeen, however many men fight.
+    with django_assert_max_num_queries(17):
         response = client.get(page_path(url))
     assert response.status_code == 200
     assert "2 killed · 0 wounded" in response.content.decode()

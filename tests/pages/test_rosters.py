@@ -227,17 +227,15 @@ def test_players_read_their_own_forces_and_outlines_of_others(client, umpire_api
     assert "Alpha Squad" not in page
     assert "Regular" not in page
 
+    # Its units and troopers are shown nowhere to this player, so they are not found.
     for path in (f"/units/{alpha.id}/", f"/troopers/{names['Pte Baker'].id}/"):
         denied = client.get(path)
-        assert denied.status_code == 403
+        assert denied.status_code == 404
         text = denied.content.decode()
-        assert "another player" in text
-        assert "unit-strength" not in text
-        assert "Service record" not in text
-        assert "Pte Dog" not in text
-        assert "Quality progression" not in text
+        assert "Alpha Squad" not in text
+        assert "Pte Baker" not in text
     # Nor by asking about the past.
-    assert client.get(f"/units/{alpha.id}/", {"as_of": "5"}).status_code == 403
+    assert client.get(f"/units/{alpha.id}/", {"as_of": "5"}).status_code == 404
 
 
 def test_observers_read_everything_and_strangers_nothing(

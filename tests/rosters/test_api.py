@@ -320,7 +320,12 @@ def test_players_observers_and_strangers(
         "unit_count": 3,
         "readable": False,
     }
-    assert rival.get(unit_url).json()["code"] == "force.not_yours"
+    # Its force is listed, so its details are refused; its units are not shown anywhere, so
+    # they are not found (campaigns.visibility).
+    refused = rival.get(f"/api/v1/forces/{platoon['id']}/")
+    assert (refused.status_code, refused.json()["code"]) == (403, "force.not_yours")
+    hidden = rival.get(unit_url)
+    assert (hidden.status_code, hidden.json()["code"]) == (404, "unit.not_found")
     # An observer reads everything and writes nothing.
     watcher = api_for(observer)
     assert watcher.get(unit_url).status_code == 200
@@ -395,7 +400,7 @@ def test_the_visibility_option_can_show_players_every_force(
     ).json()  # fmt: skip
     _join(umpire_api, campaign, rival, "player", [militia["id"]])
     first = find_unit(platoon, "1st Squad")
-    assert api_for(rival).get(f"/api/v1/units/{first['id']}/").status_code == 403
+    assert api_for(rival).get(f"/api/v1/units/{first['id']}/").status_code == 404
     changed = umpire_api.patch(
         f"/api/v1/campaigns/{campaign.id}/options/",
         {"changes": {"forces_visibility": "full"}, "reason": "open campaign"},

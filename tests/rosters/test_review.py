@@ -94,11 +94,15 @@ def test_players_see_their_own_forces_only(reviewed, umpire_api, api_for, make_u
     before = store.last_sequence(campaign.id)
     hospital = api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["hospital"]
     assert [h["name"] for h in hospital] == ["Pte Baker", "Pte Charlie"]
-    assert [s["side"] for s in api.get(f"{url}casualties/").json()["sides"]] == ["Blue"]
+    sides = {s["side"]: s for s in api.get(f"{url}casualties/").json()["sides"]}
+    assert {t["name"] for t in sides["Blue"]["troopers"]} == {"Pte Baker", "Pte Charlie", "Pte Dog"}
+    # Red's losses are counted, not named.
+    assert (sides["Red"]["killed"], sides["Red"]["wounded"], sides["Red"]["troopers"]) == (1, 1, [])
+    assert sides["Red"]["sight"] == "outline"
     assert api.get(f"/api/v1/units/{alpha.id}/progression/").status_code == 200
     refused = api.get(f"/api/v1/units/{red.id}/progression/")
-    assert refused.status_code == 403
-    assert refused.json()["code"] == "force.not_yours"
+    assert refused.status_code == 404
+    assert refused.json()["code"] == "unit.not_found"
     stranger = api_for(make_user("nobody"))
     assert stranger.get(f"/api/v1/units/{alpha.id}/progression/").json()["code"] == (
         "unit.not_found"

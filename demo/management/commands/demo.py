@@ -23,6 +23,7 @@ from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
 from campaigns.models import Campaign, Membership
+from campaigns.visibility import reader_of
 from eventlog import store
 from eventlog.errors import CommandError as Refused
 from rosters import selectors
@@ -279,7 +280,7 @@ class Command(BaseCommand):
                 f"  Day {battle.day}: {battle.name}: {battle.status}"
                 + (f", won by {battle.winner}" if battle.winner else "")
             )
-            for side in battle_casualties(battle, umpire)["sides"]:
+            for side in battle_casualties(battle, reader_of(umpire))["sides"]:
                 tally = ", ".join(
                     f"{n} {kind}" for kind, n in side.items() if isinstance(n, int) and n
                 )

@@ -269,6 +269,8 @@ def test_a_unit_that_did_not_fight_exhausted_is_not_tested() -> None:
     outcome = withdrawal(2, [], fatigue=Fatigue.TIRED)
     assert not outcome.tested
     assert not outcome.unfit
+    assert outcome.needed is None
+    assert withdrawal(3, [4]).needed == 4
 
 
 def test_the_withdrawal_test_can_be_switched_off() -> None:
