@@ -1,4 +1,9 @@
-"""One error shape for the whole API: ``{"code", "message", "field"}``."""
+"""One error shape for the whole API: ``{"code", "message", "field", "problems"}``.
+
+``code``, ``message`` and ``field`` describe the first problem, so a client that shows one
+message has one to show; ``problems`` lists every problem of the request, each with its own
+``code``, ``message`` and ``field``, so a form can mark every field at once.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from eventlog.errors import CommandError, database_busy
+from eventlog.errors import CommandError, database_busy, error_body
 
 logger = logging.getLogger(__name__)
 
@@ -32,26 +37,39 @@ def busy_answer(exc: BaseException) -> tuple[dict[str, Any], dict[str, str]] | N
         return None
     retry_after = settings.DB_BUSY_RETRY_AFTER
     logger.warning("The database gave up on a statement (%s); answered 503.", busy)
-    body = {
-        "code": f"database.{busy}",
-        "message": f"{_BUSY_MESSAGES[busy]} Nothing was changed; try again in {retry_after} s.",
-        "field": None,
-    }
+    body = error_body(
+        f"database.{busy}",
+        f"{_BUSY_MESSAGES[busy]} Nothing was changed; try again in {retry_after} s.",
+    )
     return body, {"Retry-After": str(retry_after)}
 
 
-def _first_problem(detail: Any, path: str = "") -> tuple[str, str, str | None]:
-    """The first (field, message, code) in a DRF error detail tree."""
+def problems_of(detail: Any, path: str = "") -> list[dict[str, Any]]:
+    """Every (field, message, code) in a DRF error detail tree, in the order DRF found them."""
     if isinstance(detail, dict):
+        found: list[dict[str, Any]] = []
         for key, value in detail.items():
             name = key if key != "non_field_errors" else ""
-            return _first_problem(value, f"{path}.{name}".strip(".") if name else path)
-    if isinstance(detail, list) and detail:
-        first = detail[0]
-        if isinstance(first, dict | list):
-            return _first_problem(first, f"{path}.0" if path else "0")
-        return path, str(first), getattr(first, "code", "invalid")
-    return path, str(detail), getattr(detail, "code", "invalid")
+            found += problems_of(value, f"{path}.{name}".strip(".") if name else path)
+        return found
+    if isinstance(detail, list):
+        found = []
+        for index, item in enumerate(detail):
+            if isinstance(item, dict | list):
+                found += problems_of(item, f"{path}.{index}" if path else str(index))
+            else:
+                found.append(_problem(path, item))
+        return found
+    return [_problem(path, detail)]
+
+
+def _problem(field: str, detail: Any) -> dict[str, Any]:
+    message = str(detail)
+    return {
+        "code": f"invalid.{getattr(detail, 'code', None) or 'invalid'}",
+        "message": f"{field}: {message}" if field else message,
+        "field": field or None,
+    }
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -64,46 +82,34 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(
-            {
-                "code": "request.too_large",
-                "message": f"The request body is larger than the {limit:,} bytes accepted.",
-                "field": None,
-            },
+            error_body(
+                "request.too_large",
+                f"The request body is larger than the {limit:,} bytes accepted.",
+            ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     if isinstance(exc, Http404):
-        return Response(
-            {"code": "not_found", "message": "Not found.", "field": None},
-            status=status.HTTP_404_NOT_FOUND,
-        )
+        return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        field, message, code = _first_problem(exc.detail)
-        body = {
-            "code": f"invalid.{code}",
-            "message": f"{field}: {message}" if field else message,
-            "field": field or None,
-        }
+        problems = problems_of(exc.detail) or [_problem("", "The request is not valid.")]
+        body = {**problems[0], "problems": problems}
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
-        code = codes if isinstance(codes, str) else "error"
-        body = {"code": code, "message": str(exc.detail), "field": None}
+        body = error_body(codes if isinstance(codes, str) else "error", str(exc.detail))
     else:  # pragma: no cover - DRF only handles APIException and the two above
-        body = {"code": "error", "message": str(exc), "field": None}
+        body = error_body("error", str(exc))
     response.data = body
     return response
 
 
 def json_not_found(request, exception=None) -> JsonResponse:
-    return JsonResponse({"code": "not_found", "message": "Not found.", "field": None}, status=404)
+    return JsonResponse(error_body("not_found", "Not found."), status=404)
 
 
 def json_server_error(request) -> JsonResponse:
-    return JsonResponse(
-        {"code": "server_error", "message": "Something went wrong on our side.", "field": None},
-        status=500,
-    )
+    return JsonResponse(error_body("server_error", "Something went wrong on our side."), status=500)

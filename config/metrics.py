@@ -27,6 +27,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from eventlog.errors import error_body
 from eventlog.metrics import JobCollector
 
 REQUESTS = Counter(
@@ -72,16 +73,13 @@ def _registries() -> list[CollectorRegistry]:
 @never_cache
 def metrics_view(request: HttpRequest) -> HttpResponse:
     if not settings.METRICS_TOKEN:
-        return JsonResponse(
-            {"code": "not_found", "message": "Not found.", "field": None}, status=404
-        )
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
     if not has_metrics_token(request):
         return JsonResponse(
-            {
-                "code": "not_authenticated",
-                "message": "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.",
-                "field": None,
-            },
+            error_body(
+                "not_authenticated",
+                "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.",
+            ),
             status=401,
             headers={"WWW-Authenticate": 'Bearer realm="metrics"'},
         )

@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from eventlog.errors import error_body
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -24,12 +26,11 @@ class RefuseControlCharactersInQuery:
             for value in (name, *values):
                 if _CONTROL.search(value):
                     return JsonResponse(
-                        {
-                            "code": "invalid.control_character",
-                            "message": f"{name!r}: control characters are not allowed in a "
-                            "query parameter.",
-                            "field": _CONTROL.sub("?", name),
-                        },
+                        error_body(
+                            "invalid.control_character",
+                            f"{name!r}: control characters are not allowed in a query parameter.",
+                            _CONTROL.sub("?", name),
+                        ),
                         status=400,
                     )
         return self.get_response(request)

@@ -28,7 +28,8 @@ class CommandError(Exception):
         self.field = field
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "field": self.field}
+        """The API's error shape: the first problem, and ``problems`` listing every one."""
+        return error_body(self.code, self.message, self.field)
 
 
 class ConcurrencyConflict(CommandError):
@@ -83,6 +84,16 @@ class InvalidInput(CommandError):
 
     def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "problems": self.problems}
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """The error shape for a single problem."""
+    return {
+        "code": code,
+        "message": message,
+        "field": field,
+        "problems": [{"code": code, "message": message, "field": field}],
+    }
 
 
 def database_busy(exc: BaseException) -> str | None:

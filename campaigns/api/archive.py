@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from campaigns.archive import CONTENT_TYPE, archive_export
 from campaigns.archive_import import archive_import
 from campaigns.selectors import require_umpire
-from eventlog.errors import CommandError
+from eventlog.errors import CommandError, error_body
 
 _FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 _CHUNK = 64 * 1024
@@ -121,11 +121,11 @@ class CampaignImportApi(APIView):
         content_type = (request.content_type or "").split(";")[0].strip()
         if content_type in _FORM_TYPES:
             return Response(
-                {
-                    "code": "archive.media_type",
-                    "message": f"Send the archive itself as the body, as {CONTENT_TYPE}.",
-                    "field": "archive",
-                },
+                error_body(
+                    "archive.media_type",
+                    f"Send the archive itself as the body, as {CONTENT_TYPE}.",
+                    "archive",
+                ),
                 status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
             )
         limit = settings.MUSTER_ARCHIVE_MAX_BYTES
@@ -137,11 +137,11 @@ class CampaignImportApi(APIView):
                 received += len(chunk)
                 if received > limit:
                     return Response(
-                        {
-                            "code": "archive.too_large",
-                            "message": f"An archive may have at most {limit} bytes.",
-                            "field": "archive",
-                        },
+                        error_body(
+                            "archive.too_large",
+                            f"An archive may have at most {limit} bytes.",
+                            "archive",
+                        ),
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
                     )
                 body.write(chunk)

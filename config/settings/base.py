@@ -192,7 +192,7 @@ REST_FRAMEWORK = {
     # address for the throttles is the one the nearest proxy saw. 0 trusts no header, so a client
     # cannot pick its own address.
     "NUM_PROXIES": env.int("MUSTER_NUM_PROXIES", default=0),
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.openapi.MusterAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     # JSON with a bound on its nesting depth (config/parsers.py), and the forms DRF reads.

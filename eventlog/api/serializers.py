@@ -115,3 +115,22 @@ def job_accepted(request: Any, job: Job) -> Response:
     response = Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
     response["Location"] = request.build_absolute_uri(f"/api/v1/jobs/{job.pk}/")
     return response
+
+
+class ProblemSerializer(serializers.Serializer):
+    """One thing wrong with a request."""
+
+    code = serializers.CharField(help_text="Stable and machine-readable, e.g. invalid.required.")
+    message = serializers.CharField(help_text="A sentence for a person.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The input it is about, as a dotted path (trooper_ids.0)."
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error the API answers: the first problem, and every problem of the request."""
+
+    code = serializers.CharField(help_text="The first problem's code.")
+    message = serializers.CharField(help_text="The first problem's message.")
+    field = serializers.CharField(allow_null=True, help_text="The first problem's field.")
+    problems = ProblemSerializer(many=True, help_text="Every problem found, the first first.")

@@ -46,11 +46,23 @@ def test_options_are_validated_by_the_ruleset(umpire_api):
 def test_an_unknown_ruleset_is_refused(umpire_api):
     response = umpire_api.post("/api/v1/campaigns/", {"name": "X", "ruleset": "warhammer"})
     assert response.status_code == 400
-    assert response.json() == {
+    problem = {
         "code": "invalid.invalid_choice",
         "message": 'ruleset: "warhammer" is not a valid choice.',
         "field": "ruleset",
     }
+    assert response.json() == {**problem, "problems": [problem]}
+
+
+def test_every_problem_of_a_request_is_listed_with_its_field(umpire_api):
+    response = umpire_api.post("/api/v1/campaigns/", {"ruleset": "warhammer"}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert [(p["field"], p["code"]) for p in body["problems"]] == [
+        ("name", "invalid.required"),
+        ("ruleset", "invalid.invalid_choice"),
+    ]
+    assert (body["field"], body["code"]) == ("name", "invalid.required")
 
 
 def test_a_campaign_needs_a_name(umpire_api):

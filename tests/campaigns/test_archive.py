@@ -244,11 +244,7 @@ def test_a_tampered_or_cut_archive_is_refused_over_http_and_on_the_command_line(
 
     response = api.send("post", "/api/v1/campaigns/import/", data[: len(data) // 2], CONTENT_TYPE)
     assert response.status_code == 422
-    assert response.json() == {
-        "code": "archive.truncated",
-        "message": response.json()["message"],
-        "field": "archive",
-    }
+    assert (response.json()["code"], response.json()["field"]) == ("archive.truncated", "archive")
     assert "is incomplete" in response.json()["message"]
     assert _nothing_written(before)
 

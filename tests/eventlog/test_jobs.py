@@ -147,11 +147,8 @@ def test_a_job_the_rules_refuse_fails_with_its_error_and_appends_nothing(
     jobs.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
-    assert job.error == {
-        "code": "casevac.over_capacity",
-        "message": "Too many wounded.",
-        "field": "troopers",
-    }
+    refusal = {"code": "casevac.over_capacity", "message": "Too many wounded.", "field": "troopers"}
+    assert job.error == {**refusal, "problems": [refusal]}
     assert store.last_sequence(campaign.id) == before
 
 
