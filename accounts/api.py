@@ -26,6 +26,7 @@ from accounts.tokens import (
     token_rotate,
     token_state,
 )
+from eventlog.api.pagination import OFFSET_PAGE_PARAMETERS, offset_page, offset_page_of
 from eventlog.errors import CommandError
 
 DEFAULT_NAME = "api"
@@ -136,10 +137,15 @@ class TokenObtainApi(APIView):
 class TokenListApi(APIView):
     """Your tokens, newest first (never their secrets), and making a new one."""
 
-    @extend_schema(responses=TokenOutputSerializer(many=True))
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS,
+        responses=offset_page_of(TokenOutputSerializer),
+    )
     def get(self, request: Request) -> Response:
         tokens = ApiToken.objects.select_related("user").filter(user_id=signed_in(request).pk)
-        return Response([token_json(token, request) for token in tokens])
+        page = offset_page(request, tokens)
+        page["results"] = [token_json(token, request) for token in page["results"]]
+        return Response(page)
 
     @extend_schema(request=TokenOptionsSerializer, responses={201: NewTokenOutputSerializer})
     def post(self, request: Request) -> Response:

@@ -37,6 +37,17 @@ _WHY = {
 class MusterAutoSchema(AutoSchema):
     """drf-spectacular's schema, with every error an operation can answer documented."""
 
+    def _is_list_view(self, serializer: Any = None) -> bool:
+        # A page of a list (eventlog.api.pagination) is a list to a client: its operation is
+        # named ``..._list``, not ``..._retrieve``.
+        if serializer is None and self.method == "GET":
+            found = self.get_response_serializers()
+            if isinstance(found, dict):
+                found = found.get(200, found.get("200"))
+            if getattr(found, "is_page", False):
+                return True
+        return super()._is_list_view(serializer)
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         for code in self._error_codes():

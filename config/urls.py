@@ -5,16 +5,19 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.views import ThrottledLoginView
 from campaigns.api.log import CampaignVoidsApi
+from config.api_root import ApiRootApi
 from config.health import healthz, livez, readyz
 from config.metrics import metrics_view
 
 api_v1: list[URLPattern | URLResolver] = [
+    path("", ApiRootApi.as_view(), name="api-root"),
     path("", include("campaigns.api.urls")),
     path("", include("rosters.api.urls")),
     path("", include("battles.api.urls")),
     path("", include("battles.api.after_action_urls")),
     path("", include("battles.api.fad_urls")),
     path("", include("rosters.api.between_urls")),
+    path("", include("webhooks.api.urls")),
     path("", include("battles.api.review_urls")),
     path(
         "campaigns/<uuid:campaign_id>/voids/",

@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from eventlog import commands, logcontext, store
-from eventlog.errors import CommandError, database_busy
+from eventlog.errors import CommandError, database_busy, error_body
 from eventlog.models import Event, Job
 
 logger = logging.getLogger(__name__)
@@ -123,11 +123,7 @@ def _run_job(job_id: uuid.UUID) -> Job | None:
         Job.objects.filter(pk=job_id).update(
             status=Job.Status.FAILED if final else Job.Status.PENDING,
             finished_at=timezone.now() if final else None,
-            error={
-                "code": "job.crashed",
-                "message": str(crash) or type(crash).__name__,
-                "field": None,
-            },
+            error=error_body("job.crashed", str(crash) or type(crash).__name__),
         )
         raise
 

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from campaigns.archive import CONTENT_TYPE, archive_export
 from campaigns.archive_import import archive_import
 from campaigns.selectors import require_umpire
+from eventlog.api.serializers import ErrorSerializer
 from eventlog.errors import CommandError, error_body
 
 _FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
@@ -77,8 +78,8 @@ class CampaignExportApi(APIView):
         parameters=[OpenApiParameter("include_seed", bool, description="Add the dice seed.")],
         responses={
             (200, CONTENT_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="The archive."),
-            403: OpenApiResponse(description="campaign.umpire_only"),
-            404: OpenApiResponse(description="campaign.not_found"),
+            403: OpenApiResponse(ErrorSerializer, description="campaign.umpire_only"),
+            404: OpenApiResponse(ErrorSerializer, description="campaign.not_found"),
         },
     )
     def get(self, request: Request, campaign_id: uuid.UUID) -> StreamingHttpResponse:
@@ -108,12 +109,15 @@ class CampaignImportApi(APIView):
         request={CONTENT_TYPE: OpenApiTypes.BINARY},
         responses={
             201: ImportedSerializer,
-            409: OpenApiResponse(description="archive.campaign_exists, archive.user_clash"),
-            413: OpenApiResponse(description="archive.too_large"),
-            415: OpenApiResponse(description="archive.media_type"),
+            409: OpenApiResponse(
+                ErrorSerializer, description="archive.campaign_exists, archive.user_clash"
+            ),
+            413: OpenApiResponse(ErrorSerializer, description="archive.too_large"),
+            415: OpenApiResponse(ErrorSerializer, description="archive.media_type"),
             422: OpenApiResponse(
+                ErrorSerializer,
                 description="archive.tampered, archive.truncated, archive.invalid, "
-                "archive.incompatible, archive.not_an_archive, archive.empty, archive.not_umpire"
+                "archive.incompatible, archive.not_an_archive, archive.empty, archive.not_umpire",
             ),
         },
     )

@@ -51,12 +51,83 @@ def _closed(outcome: Outcome) -> tuple[int, Any]:
     return status.HTTP_201_CREATED, event_to_json(outcome.events[0])
 
 
+class DiceEpochSerializer(serializers.Serializer):
+    epoch = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 of the epoch's seed, in hexadecimal.")
+    committed_in = serializers.IntegerField(
+        allow_null=True, help_text="The event that published the commitment."
+    )
+    seed = serializers.CharField(allow_null=True, help_text="The seed, once the epoch is closed.")
+    revealed_in = serializers.IntegerField(
+        allow_null=True, help_text="The event that revealed the seed."
+    )
+
+
+class ServerRollSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(help_text="The event that holds the roll.")
+    index = serializers.IntegerField(help_text="Its place among the event's server rolls.")
+    path = serializers.CharField(help_text="Where in the event's payload the roll is.")
+    epoch = serializers.IntegerField()
+    namespace = serializers.CharField(allow_null=True)
+    counter = serializers.IntegerField(allow_null=True)
+    die = serializers.IntegerField()
+    result = serializers.IntegerField()
+
+
+class DiceExportSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["muster.dice-export"])
+    version = serializers.IntegerField()
+    campaign_id = serializers.UUIDField()
+    current_epoch = serializers.IntegerField()
+    epochs = DiceEpochSerializer(many=True)
+    rolls = ServerRollSerializer(many=True)
+
+
+class EpochReportSerializer(serializers.Serializer):
+    epoch = serializers.IntegerField()
+    commitment = serializers.CharField()
+    revealed = serializers.BooleanField()
+    seed_matches_commitment = serializers.BooleanField(
+        allow_null=True, help_text="Null while the seed is secret."
+    )
+    checked = serializers.IntegerField()
+    mismatched = serializers.IntegerField()
+    unrevealed = serializers.IntegerField()
+
+
+class MismatchSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    index = serializers.IntegerField()
+    path = serializers.CharField()
+    epoch = serializers.IntegerField()
+    namespace = serializers.CharField(allow_null=True)
+    counter = serializers.IntegerField(allow_null=True)
+    die = serializers.JSONField(help_text="The die as stored.")
+    stored = serializers.JSONField(help_text="The face as stored.")
+    expected = serializers.IntegerField(allow_null=True, help_text="The face the seed gives.")
+    problem = serializers.ChoiceField(
+        choices=["face", "no_counter", "no_namespace", "bad_die", "bad_seed", "unknown_epoch"]
+    )
+
+
+class DiceVerificationSerializer(serializers.Serializer):
+    campaign_id = serializers.UUIDField()
+    ok = serializers.BooleanField(help_text="No mismatch and no problem.")
+    current_epoch = serializers.IntegerField()
+    checked = serializers.IntegerField(help_text="Server rolls recomputed from revealed seeds.")
+    mismatched = serializers.IntegerField()
+    unrevealed = serializers.IntegerField(help_text="Rolls of epochs whose seed is still secret.")
+    epochs = EpochReportSerializer(many=True)
+    mismatches = MismatchSerializer(many=True)
+    problems = serializers.ListField(child=serializers.CharField())
+
+
 class DiceExportApi(APIView):
     """The campaign's dice export: each epoch's commitment (and seed, once closed) and every
     server roll with its event, epoch, namespace, counter, die and face. ``docs/verify_dice.py``
     checks it on your own machine."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=DiceExportSerializer)
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         reader = reader_get(user=request.user, campaign_id=campaign_id)
         return Response(dice_export(campaign_id, reader))
@@ -67,7 +138,7 @@ class DiceVerificationApi(APIView):
     rolls checked and of those not checkable yet, each mismatch, and whether each revealed seed
     matches its commitment."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=DiceVerificationSerializer)
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         reader = reader_get(user=request.user, campaign_id=campaign_id)
         report = dice_verification(campaign_id, reader).as_json()

@@ -30,6 +30,7 @@ from campaigns.members import (
 )
 from campaigns.models import Campaign, Invitation, Membership
 from eventlog.api.commands import body_of, execute
+from eventlog.api.pagination import OFFSET_PAGE_PARAMETERS, offset_page, offset_page_of
 from eventlog.commands import Outcome
 
 ROLES = [role.value for role in Membership.Role]
@@ -160,11 +161,14 @@ class CampaignMembersApi(APIView):
     """The campaign's members. Nobody is added by name: ``POST`` here records an invitation,
     exactly as ``POST invitations/`` does, and the user joins by accepting it."""
 
-    @extend_schema(responses=MemberOutputSerializer(many=True))
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS, responses=offset_page_of(MemberOutputSerializer)
+    )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_reader(user=request.user, campaign_id=campaign_id)
-        members = selectors.members_list(campaign_id=campaign_id)
-        return Response(MemberOutputSerializer(members, many=True).data)
+        page = offset_page(request, selectors.members_list(campaign_id=campaign_id))
+        page["results"] = MemberOutputSerializer(page["results"], many=True).data
+        return Response(page)
 
     @extend_schema(request=InvitationInputSerializer, responses={202: InvitationOutputSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
@@ -175,11 +179,14 @@ class CampaignInvitationsApi(APIView):
     """The umpire invites a username to join as umpire, player (with forces) or observer, and
     sees every invitation and its answer. Inviting answers 202 whether or not the user exists."""
 
-    @extend_schema(responses=InvitationOutputSerializer(many=True))
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS, responses=offset_page_of(InvitationOutputSerializer)
+    )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
-        invitations = selectors.invitations_of_campaign(campaign_id=campaign_id)
-        return Response(InvitationOutputSerializer(invitations, many=True).data)
+        page = offset_page(request, selectors.invitations_of_campaign(campaign_id=campaign_id))
+        page["results"] = InvitationOutputSerializer(page["results"], many=True).data
+        return Response(page)
 
     @extend_schema(request=InvitationInputSerializer, responses={202: InvitationOutputSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
@@ -206,7 +213,9 @@ class CampaignInvitationDetailApi(APIView):
 class MyInvitationsApi(APIView):
     """The invitations waiting for your answer, in every campaign."""
 
-    @extend_schema(responses=MyInvitationOutputSerializer(many=True))
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS, responses=offset_page_of(MyInvitationOutputSerializer)
+    )
     def get(self, request: Request) -> Response:
         invitations = list(selectors.invitations_for_user(user=request.user))
         campaigns = Campaign.objects.in_bulk({i.campaign_id for i in invitations})
@@ -230,7 +239,9 @@ class MyInvitationsApi(APIView):
             for invitation in invitations
             if invitation.campaign_id in campaigns
         ]
-        return Response(MyInvitationOutputSerializer(rows, many=True).data)
+        page = offset_page(request, rows)
+        page["results"] = MyInvitationOutputSerializer(page["results"], many=True).data
+        return Response(page)
 
 
 class InvitationAcceptApi(APIView):

@@ -14,7 +14,7 @@ from campaigns.api.log import first_event
 from campaigns.secrets import InformationReveal
 from campaigns.selectors import require_umpire
 from eventlog.api.commands import execute
-from eventlog.api.serializers import EventOutputSerializer
+from eventlog.api.serializers import ErrorSerializer, EventOutputSerializer
 
 
 class RevealInputSerializer(serializers.Serializer):
@@ -33,9 +33,11 @@ class CampaignRevealsApi(APIView):
         request=RevealInputSerializer,
         responses={
             201: EventOutputSerializer,
-            403: OpenApiResponse(description="campaign.umpire_only"),
-            404: OpenApiResponse(description="campaign.not_found, reveal.not_hidden"),
-            409: OpenApiResponse(description="reveal.already_revealed"),
+            403: OpenApiResponse(ErrorSerializer, description="campaign.umpire_only"),
+            404: OpenApiResponse(
+                ErrorSerializer, description="campaign.not_found, reveal.not_hidden"
+            ),
+            409: OpenApiResponse(ErrorSerializer, description="reveal.already_revealed"),
         },
     )
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:

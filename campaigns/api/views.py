@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 
 from django.db.models import QuerySet
@@ -24,7 +25,20 @@ from campaigns.projections import CampaignProjection, JournalProjection
 from campaigns.visibility import Judge, reader_get, reader_of
 from eventlog import projections, store
 from eventlog.api.commands import dice_prompt, execute
-from eventlog.api.serializers import JobSerializer, event_to_json
+from eventlog.api.pagination import (
+    OFFSET_PAGE_PARAMETERS,
+    SEQUENCE_PAGE_PARAMETERS,
+    offset_page,
+    offset_page_of,
+    sequence_page,
+    sequence_page_of,
+)
+from eventlog.api.serializers import (
+    DicePromptSerializer,
+    EventOutputSerializer,
+    JobSerializer,
+    event_to_json,
+)
 from eventlog.caching import pin_answer
 from eventlog.command_input import as_of_sequence
 from eventlog.commands import Outcome
@@ -88,13 +102,17 @@ def parse_as_of(request: Request) -> int | None:
 class CampaignListApi(APIView):
     """The campaigns you belong to; create one and become its umpire."""
 
-    @extend_schema(responses=CampaignOutputSerializer(many=True))
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS,
+        responses=offset_page_of(CampaignOutputSerializer),
+    )
     def get(self, request: Request) -> Response:
         user = request.user
         assert user.is_authenticated  # IsAuthenticated, the API's default permission
         roles = dict(Membership.objects.filter(user_id=user.pk).values_list("campaign_id", "role"))
-        campaigns = selectors.campaigns_for_user(user).values()
-        return Response([_campaign_json(row, roles.get(row["id"])) for row in campaigns])
+        page = offset_page(request, selectors.campaigns_for_user(user).values())
+        page["results"] = [_campaign_json(row, roles.get(row["id"])) for row in page["results"]]
+        return Response(page)
 
     @extend_schema(request=CampaignInputSerializer, responses={201: CampaignOutputSerializer})
     def post(self, request: Request) -> Response:
@@ -188,12 +206,18 @@ class CampaignJournalApi(APIView):
     the players of the forces it names, and observers if the options say so) until the umpire
     reveals it (``POST /campaigns/{id}/reveals/``)."""
 
-    @extend_schema(responses=NoteSerializer(many=True))
+    @extend_schema(parameters=SEQUENCE_PAGE_PARAMETERS, responses=sequence_page_of(NoteSerializer))
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         judge = Judge(reader_get(user=request.user, campaign_id=campaign_id))
         notes = JournalNote.objects.filter(campaign_id=campaign_id).order_by("sequence")
-        shown = [note for note in notes if judge.sees_row(note.sequence)]
-        return Response(NoteSerializer(shown, many=True).data)
+
+        def read(after: int, count: int) -> list[JournalNote]:
+            later = notes.filter(sequence__gt=after).iterator()
+            return list(islice((n for n in later if judge.sees_row(n.sequence)), count))
+
+        page = sequence_page(request, read, sequence_of=lambda note: note.sequence)
+        page["results"] = NoteSerializer(page["results"], many=True).data
+        return Response(page)
 
     @extend_schema(request=NoteSerializer, responses={201: NoteSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
@@ -229,7 +253,15 @@ class DiceInputSerializer(serializers.Serializer):
 class CampaignDiceApi(APIView):
     """The umpire's dice tray: the server throws (a job, 202) or table dice are entered (201)."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("die", int, enum=[4, 6, 8, 10, 12], required=True),
+            OpenApiParameter("count", int, description="How many dice (default 1)."),
+            OpenApiParameter("purpose", str, required=True),
+            OpenApiParameter("dice", str, description="The faces so far, e.g. 3,5."),
+        ],
+        responses=DicePromptSerializer,
+    )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         """The dice prompt for ``?die=6&count=3&purpose=...``: the dice the tray would throw, in
         order, each with its purpose (``for`` is none: the tray's dice are the umpire's own);
@@ -243,7 +275,9 @@ class CampaignDiceApi(APIView):
         }
         return dice_prompt(request, RollDice.name, campaign_id=campaign_id, params=params)
 
-    @extend_schema(request=DiceInputSerializer, responses={202: JobSerializer})
+    @extend_schema(
+        request=DiceInputSerializer, responses={201: EventOutputSerializer, 202: JobSerializer}
+    )
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = DiceInputSerializer(data=request.data)
@@ -352,8 +386,11 @@ class CampaignHistoryApi(APIView):
     and dice. ``?as_of=<sequence>`` shows the history as it stood after that event."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("as_of", int, description="Sequence number of an event.")],
-        responses=HistoryEntrySerializer(many=True),
+        parameters=[
+            OpenApiParameter("as_of", int, description="Sequence number of an event."),
+            *SEQUENCE_PAGE_PARAMETERS,
+        ],
+        responses=sequence_page_of(HistoryEntrySerializer),
     )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         reader = reader_get(user=request.user, campaign_id=campaign_id)
@@ -370,7 +407,13 @@ class CampaignHistoryApi(APIView):
         # A hidden note's line is left out for those it is hidden from, until its reveal.
         judge = Judge(reader, at=as_of)
         shown = [entry for entry in entries if judge.sees_row(_sequence_of(entry))]
-        return Response(HistoryEntrySerializer(shown, many=True).data)
+
+        def read(after: int, count: int) -> list[CampaignHistoryEntry | Row]:
+            return [entry for entry in shown if _sequence_of(entry) > after][:count]
+
+        page = sequence_page(request, read, sequence_of=_sequence_of)
+        page["results"] = HistoryEntrySerializer(page["results"], many=True).data
+        return Response(page)
 
 
 def _sequence_of(entry: CampaignHistoryEntry | Row) -> int:

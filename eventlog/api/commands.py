@@ -159,7 +159,7 @@ def dice_prompt(
         dice=_query_dice(request),
     )
     return Response(
-        {
+        {  # DicePromptSerializer
             "complete": found.complete,
             "dice": [
                 {

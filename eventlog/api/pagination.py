@@ -118,6 +118,7 @@ def offset_page_of(item: type[serializers.Serializer]) -> type[serializers.Seria
         {
             "__module__": item.__module__,
             "__doc__": f"A page of {item.__name__.removesuffix('Serializer')} by offset.",
+            "is_page": True,
             "count": serializers.IntegerField(help_text="How many there are in all."),
             "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
             "previous": serializers.URLField(
@@ -138,6 +139,7 @@ def sequence_page_of(item: type[serializers.Serializer]) -> type[serializers.Ser
         {
             "__module__": item.__module__,
             "__doc__": f"A page of {item.__name__.removesuffix('Serializer')} in log order.",
+            "is_page": True,
             "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
             "results": item(many=True),
         },

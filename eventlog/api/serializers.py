@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -62,6 +63,35 @@ class EventInputSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, required=False, allow_null=True)
 
 
+class ProblemSerializer(serializers.Serializer):
+    """One thing wrong with a request."""
+
+    code = serializers.CharField(help_text="Stable and machine-readable, e.g. invalid.required.")
+    message = serializers.CharField(help_text="A sentence for a person.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The input it is about, as a dotted path (trooper_ids.0)."
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error the API answers: the first problem, and every problem of the request."""
+
+    code = serializers.CharField(help_text="The first problem's code.")
+    message = serializers.CharField(help_text="The first problem's message.")
+    field = serializers.CharField(allow_null=True, help_text="The first problem's field.")
+    problems = ProblemSerializer(many=True, help_text="Every problem found, the first first.")
+
+
+class JobErrorSerializer(serializers.Serializer):
+    """Why a job failed: a rule's refusal or a crash, in the error shape (``problems`` is left
+    out where the reader sees the job in outline, and by jobs recorded before it was added)."""
+
+    code = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
+    field = serializers.CharField(allow_null=True)
+    problems = ProblemSerializer(many=True, required=False)
+
+
 class JobSerializer(serializers.ModelSerializer):
     events = serializers.SerializerMethodField()
     duration_seconds = serializers.SerializerMethodField()
@@ -84,6 +114,9 @@ class JobSerializer(serializers.ModelSerializer):
             "events",
         ]
 
+    error = JobErrorSerializer(allow_null=True, read_only=True)
+
+    @extend_schema_field(EventOutputSerializer(many=True))
     def get_events(self, job: Job) -> list[dict[str, Any]]:
         from eventlog.store import events_of_job
 
@@ -117,20 +150,43 @@ def job_accepted(request: Any, job: Job) -> Response:
     return response
 
 
-class ProblemSerializer(serializers.Serializer):
-    """One thing wrong with a request."""
+class EventsAppendedSerializer(serializers.Serializer):
+    """What a command appended, in order."""
 
-    code = serializers.CharField(help_text="Stable and machine-readable, e.g. invalid.required.")
-    message = serializers.CharField(help_text="A sentence for a person.")
-    field = serializers.CharField(
-        allow_null=True, help_text="The input it is about, as a dotted path (trooper_ids.0)."
+    events = EventOutputSerializer(many=True)
+
+
+class DiceNeedSerializer(serializers.Serializer):
+    die = serializers.IntegerField(help_text="The die's faces: 4, 6, 8, 10 or 12.")
+    purpose = serializers.CharField(help_text="What the roll decides, in plain words.")
+    # ``for`` is a Python keyword: the field is declared under another name and renamed below.
+    subject = serializers.CharField(
+        allow_null=True, help_text="Whom the die is for (a trooper's or unit's id), if anyone."
+    )
+    within = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The outer subjects the die's subject belongs to (a trooper's unit).",
+    )
+    face = serializers.IntegerField(
+        allow_null=True, help_text="The face entered for it so far; null until entered."
+    )
+    assumed = serializers.BooleanField(
+        help_text="An earlier die has no face yet: the prompt went on as if it showed 1, so "
+        "this die may change once the real face is known."
+    )
+    moot = serializers.BooleanField(
+        help_text="The book rolls it though it cannot change the outcome: the table may "
+        "leave it out."
     )
 
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["for"] = fields.pop("subject")
+        return fields
 
-class ErrorSerializer(serializers.Serializer):
-    """Every error the API answers: the first problem, and every problem of the request."""
 
-    code = serializers.CharField(help_text="The first problem's code.")
-    message = serializers.CharField(help_text="The first problem's message.")
-    field = serializers.CharField(allow_null=True, help_text="The first problem's field.")
-    problems = ProblemSerializer(many=True, help_text="Every problem found, the first first.")
+class DicePromptSerializer(serializers.Serializer):
+    """Every die a command asks the table for, in order, with the faces entered so far."""
+
+    complete = serializers.BooleanField(help_text="The faces entered are all the dice needs.")
+    dice = DiceNeedSerializer(many=True)

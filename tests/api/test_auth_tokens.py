@@ -49,7 +49,7 @@ def test_a_password_gives_a_token_that_opens_the_api_and_is_listed_without_its_s
     client = with_token(secret)
     assert client.get("/api/v1/campaigns/").status_code == 200
 
-    listed = client.get(TOKENS_URL).json()
+    listed = client.get(TOKENS_URL).json()["results"]
     assert [(t["id"], t["name"], t["current"]) for t in listed] == [(body["id"], "laptop", True)]
     assert listed[0]["last_used_at"] is not None
     assert listed[0]["prefix"] == secret[:12]
@@ -117,7 +117,7 @@ def test_a_revoked_token_gets_401_and_stays_listed_as_revoked(umpire, umpire_api
     assert umpire_api.delete(f"{TOKENS_URL}{body['id']}/").status_code == 204
 
     assert error(client.get("/api/v1/campaigns/")) == (401, "token.revoked")
-    listed = {t["id"]: t for t in umpire_api.get(TOKENS_URL).json()}
+    listed = {t["id"]: t for t in umpire_api.get(TOKENS_URL).json()["results"]}
     assert listed[body["id"]]["state"] == "revoked"
     assert listed[body["id"]]["revoked_at"] is not None
 
@@ -142,7 +142,7 @@ def test_a_changed_password_kills_the_tokens_made_before_it(umpire):
     fresh = obtain(APIClient(), password="a brand new passphrase").json()
     fresh_client = with_token(fresh["token"])
     assert fresh_client.get("/api/v1/campaigns/").status_code == 200
-    states = {t["current"]: t["state"] for t in fresh_client.get(TOKENS_URL).json()}
+    states = {t["current"]: t["state"] for t in fresh_client.get(TOKENS_URL).json()["results"]}
     assert states == {True: "active", False: "password_changed"}
 
 
@@ -196,7 +196,7 @@ def test_a_token_made_by_an_authenticated_user_is_shown_once(umpire_api):
     assert response.status_code == 201, response.json()
     body = response.json()
     assert (body["name"], body["read_only"], body["state"]) == ("dashboard", True, "active")
-    assert body["token"] not in str(umpire_api.get(TOKENS_URL).json())
+    assert body["token"] not in str(umpire_api.get(TOKENS_URL).json()["results"])
     assert umpire_api.get(f"{TOKENS_URL}{body['id']}/").json()["name"] == "dashboard"
 
 
@@ -222,7 +222,7 @@ def test_a_read_only_token_reads_but_every_write_is_403(umpire, umpire_api):
 def test_nobody_sees_or_revokes_another_users_tokens(umpire, stranger, api_for):
     body = obtain(APIClient()).json()
     other = api_for(stranger)
-    assert [t["name"] for t in other.get(TOKENS_URL).json()] == ["tests"]
+    assert [t["name"] for t in other.get(TOKENS_URL).json()["results"]] == ["tests"]
     for response in (
         other.get(f"{TOKENS_URL}{body['id']}/"),
         other.delete(f"{TOKENS_URL}{body['id']}/"),

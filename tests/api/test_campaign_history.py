@@ -26,11 +26,11 @@ def base(campaign):
 def summaries(api, base, **query) -> list[str]:
     response = api.get(f"{base}/history/", query or None)
     assert response.status_code == 200, response.json()
-    return [entry["summary"] for entry in response.json()]
+    return [entry["summary"] for entry in response.json()["results"]]
 
 
 def test_the_history_begins_with_the_campaigns_creation(umpire_api, umpire, base):
-    (entry,) = umpire_api.get(f"{base}/history/").json()
+    (entry,) = umpire_api.get(f"{base}/history/").json()["results"]
     assert entry["sequence"] == 1
     assert entry["type"] == "campaigns.CampaignCreated"
     assert entry["summary"] == "Campaign created by umpire with the Stargrunt II ruleset"
@@ -53,7 +53,7 @@ def test_the_history_shows_an_options_change_with_its_reason(umpire_api, base):
             "reason": "Veterans are rarer in this war.",
         },
     )
-    entry = umpire_api.get(f"{base}/history/").json()[-1]
+    entry = umpire_api.get(f"{base}/history/").json()["results"][-1]
     assert entry["type"] == "campaigns.OptionsChanged"
     assert entry["summary"] == (
         "Options changed: quality_threshold_green_regular 5 → 6. "

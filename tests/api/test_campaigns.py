@@ -74,7 +74,7 @@ def test_a_campaign_needs_a_name(umpire_api):
 def test_you_list_only_the_campaigns_you_belong_to(umpire_api, api_for, stranger):
     umpire_api.post("/api/v1/campaigns/", {"name": "Mine"})
     api_for(stranger).post("/api/v1/campaigns/", {"name": "Theirs"})
-    assert [c["name"] for c in umpire_api.get("/api/v1/campaigns/").json()] == ["Mine"]
+    assert [c["name"] for c in umpire_api.get("/api/v1/campaigns/").json()["results"]] == ["Mine"]
 
 
 def test_a_stranger_gets_404_for_everything_in_a_campaign(umpire_api, api_for, stranger):
@@ -121,7 +121,7 @@ def test_the_journal(umpire_api):
         },
     )
     assert created.status_code == 201
-    notes = umpire_api.get(f"{base}/journal/").json()
+    notes = umpire_api.get(f"{base}/journal/").json()["results"]
     assert [n["text"] for n in notes] == ["2nd Squad held the ridge."]
     assert notes[0]["references"][0]["kind"] == "unit"
     bad = umpire_api.post(f"{base}/journal/", {"text": "x", "references": [{"kind": "planet"}]})
@@ -134,7 +134,9 @@ def test_a_create_repeated_with_its_idempotency_key_replays_the_same_campaign(um
     assert first.status_code == again.status_code == 201
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert [c["id"] for c in umpire_api.get("/api/v1/campaigns/").json()] == [first.json()["id"]]
+    assert [c["id"] for c in umpire_api.get("/api/v1/campaigns/").json()["results"]] == [
+        first.json()["id"]
+    ]
     other = umpire_api.post("/api/v1/campaigns/", {"name": "Other"}, **{"Idempotency-Key": "c-1"})
     assert (other.status_code, other.json()["code"]) == (409, "idempotency.key_reused")
 

@@ -44,9 +44,11 @@ def test_a_player_hands_their_forces_over_when_the_invitee_accepts(
     accepted = api_for(dave).post(f"/api/v1/invitations/{invitation['id']}/accept/")
     assert accepted.status_code == 201, accepted.json()
     assert (accepted.json()["username"], accepted.json()["force_ids"]) == ("dave", [force])
-    members = {m["username"]: m["role"] for m in umpire_api.get(f"{base}/members/").json()}
+    members = {
+        m["username"]: m["role"] for m in umpire_api.get(f"{base}/members/").json()["results"]
+    }
     assert members == {"umpire": "umpire", "dave": "player"}
-    history = [e["summary"] for e in umpire_api.get(f"{base}/history/").json()]
+    history = [e["summary"] for e in umpire_api.get(f"{base}/history/").json()["results"]]
     assert "dave invited as player with 1 force to take the place of bob" in history
     assert any(line.startswith("bob") and "dave took their place" in line for line in history)
 
@@ -59,7 +61,7 @@ def test_the_only_umpire_hands_the_campaign_over_without_leaving_it_umpireless(
     assert handed.status_code == 202, handed.json()
     accepted = api_for(heir).post(f"/api/v1/invitations/{handed.json()['id']}/accept/")
     assert accepted.status_code == 201, accepted.json()
-    members = api_for(heir).get(f"{base}/members/").json()
+    members = api_for(heir).get(f"{base}/members/").json()["results"]
     assert [(m["username"], m["role"]) for m in members] == [("heir", "umpire")]
     assert umpire_api.get(f"{base}/").status_code == 404
 

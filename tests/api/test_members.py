@@ -70,7 +70,7 @@ def last(campaign) -> int:
 
 
 def test_the_creator_is_listed_as_umpire_with_their_username(umpire_api, umpire, base):
-    members = umpire_api.get(f"{base}/members/").json()
+    members = umpire_api.get(f"{base}/members/").json()["results"]
     assert members == [
         {
             "user_id": umpire.pk,
@@ -98,9 +98,11 @@ def test_an_invited_player_joins_only_when_they_accept(
     # Not a member yet: the campaign is still hidden from alice, and she is not listed.
     client = api_for(alice)
     assert client.get(f"{base}/").status_code == 404
-    assert [m["username"] for m in umpire_api.get(f"{base}/members/").json()] == ["umpire"]
+    assert [m["username"] for m in umpire_api.get(f"{base}/members/").json()["results"]] == [
+        "umpire"
+    ]
 
-    (waiting,) = client.get("/api/v1/invitations/").json()
+    (waiting,) = client.get("/api/v1/invitations/").json()["results"]
     assert waiting == {
         "id": invitation["id"],
         "campaign_id": campaign["id"],
@@ -116,7 +118,7 @@ def test_an_invited_player_joins_only_when_they_accept(
     assert (body["user_id"], body["username"], body["role"]) == (alice.pk, "alice", "player")
     assert body["force_ids"] == [force]
     assert client.get(f"{base}/").json()["role"] == "player"
-    assert client.get("/api/v1/invitations/").json() == []
+    assert client.get("/api/v1/invitations/").json()["results"] == []
 
     events = [
         (e.type, e.payload)
@@ -149,9 +151,9 @@ def test_an_invited_player_joins_only_when_they_accept(
             {"user_id": alice.pk, "username": "alice", "role": "player", "force_ids": [force]},
         ),
     ]
-    listed = umpire_api.get(f"{base}/members/").json()
+    listed = umpire_api.get(f"{base}/members/").json()["results"]
     assert [m["username"] for m in listed] == ["umpire", "alice"]
-    (answered,) = umpire_api.get(f"{base}/invitations/").json()
+    (answered,) = umpire_api.get(f"{base}/invitations/").json()["results"]
     assert (answered["status"], answered["answered_at"] is not None) == ("accepted", True)
 
 
@@ -173,7 +175,7 @@ def test_inviting_answers_alike_whether_or_not_the_user_exists(umpire_api, alice
             "replaces_user_id": None,
         }
     )
-    assert [i["username"] for i in umpire_api.get(f"{base}/invitations/").json()] == [
+    assert [i["username"] for i in umpire_api.get(f"{base}/invitations/").json()["results"]] == [
         "alice",
         "nobody",
     ]
@@ -186,7 +188,7 @@ def test_posting_to_members_records_an_invitation_not_a_member(
     assert response.status_code == 202, response.json()
     assert response.json()["status"] == "pending"
     assert not Membership.objects.filter(user_id=alice.pk).exists()
-    assert len(api_for(alice).get("/api/v1/invitations/").json()) == 1
+    assert len(api_for(alice).get("/api/v1/invitations/").json()["results"]) == 1
 
 
 def test_only_the_invitee_sees_and_answers_an_invitation(
@@ -196,7 +198,7 @@ def test_only_the_invitee_sees_and_answers_an_invitation(
     url = f"/api/v1/invitations/{invitation['id']}"
     before = last(campaign)
     for client in (api_for(stranger), umpire_api):
-        assert client.get("/api/v1/invitations/").json() == []
+        assert client.get("/api/v1/invitations/").json()["results"] == []
         for response in (client.post(f"{url}/accept/"), client.post(f"{url}/decline/")):
             assert response.status_code == 404
             assert response.json()["code"] == "invitation.not_found"
@@ -216,7 +218,7 @@ def test_a_declined_invitation_adds_no_one_and_cannot_be_accepted_later(
     assert (response.status_code, response.json()["code"]) == (409, "invitation.closed")
     assert last(campaign) == before
     assert not Membership.objects.filter(user_id=alice.pk).exists()
-    (declined,) = umpire_api.get(f"{base}/invitations/").json()
+    (declined,) = umpire_api.get(f"{base}/invitations/").json()["results"]
     assert declined["status"] == "declined"
     # Declined, alice may be invited again.
     assert invite(umpire_api, base, "alice", "observer").status_code == 202
@@ -228,7 +230,7 @@ def test_the_umpire_withdraws_an_invitation_before_it_is_answered(
     invitation = invite(umpire_api, base, "alice", "observer").json()
     url = f"{base}/invitations/{invitation['id']}/"
     assert umpire_api.delete(url).status_code == 204
-    assert api_for(alice).get("/api/v1/invitations/").json() == []
+    assert api_for(alice).get("/api/v1/invitations/").json()["results"] == []
     response = api_for(alice).post(f"/api/v1/invitations/{invitation['id']}/accept/")
     assert (response.status_code, response.json()["code"]) == (409, "invitation.closed")
     again = umpire_api.delete(url)
@@ -259,7 +261,9 @@ def test_the_history_tells_invitations_and_their_answers(
     api_for(alice).post(f"/api/v1/invitations/{first['id']}/accept/")
     api_for(bob).post(f"/api/v1/invitations/{second['id']}/decline/")
     umpire_api.delete(f"{base}/invitations/{third['id']}/")
-    summaries = [entry["summary"] for entry in umpire_api.get(f"{base}/history/").json()][1:]
+    summaries = [
+        entry["summary"] for entry in umpire_api.get(f"{base}/history/").json()["results"]
+    ][1:]
     assert summaries == [
         "alice invited as observer",
         "bob invited as observer",
@@ -439,7 +443,9 @@ def test_removing_a_member_takes_a_reason_in_the_body_or_the_query(
     assert umpire_api.delete(f"{base}/members/{player.pk}/", {"reason": "quit"}).status_code == 204
     response = umpire_api.delete(f"{base}/members/{observer.pk}/?reason=moved+on")
     assert response.status_code == 204
-    assert [m["username"] for m in umpire_api.get(f"{base}/members/").json()] == ["umpire"]
+    assert [m["username"] for m in umpire_api.get(f"{base}/members/").json()["results"]] == [
+        "umpire"
+    ]
     removed = [e.payload for e in store.read(campaign["id"], types=["campaigns.MemberRemoved"])]
     assert removed == [
         {"user_id": player.pk, "reason": "quit"},
@@ -513,7 +519,7 @@ def test_an_observer_api_client_reads_with_its_token(umpire_api, api_for, base, 
     client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     assert client.get(f"{base}/").json()["role"] == "observer"
     assert client.post(f"{base}/journal/", {"text": "hi"}, format="json").status_code == 403
-    members = umpire_api.get(f"{base}/members/").json()
+    members = umpire_api.get(f"{base}/members/").json()["results"]
     assert [m["username"] for m in members] == ["umpire", "api-discord-bot"]
     # The token is shown once: nothing else returns it.
     assert body["token"] not in str(members)
@@ -615,7 +621,7 @@ def test_a_player_api_client_needs_forces_of_the_campaign(umpire_api, base, camp
         f"{base}/api-clients/", {"name": "Tracker", "role": "player", "force_ids": [force]}
     )
     assert response.status_code == 201
-    assert umpire_api.get(f"{base}/members/").json()[-1]["force_ids"] == [force]
+    assert umpire_api.get(f"{base}/members/").json()["results"][-1]["force_ids"] == [force]
 
 
 @pytest.mark.parametrize(

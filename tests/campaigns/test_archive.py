@@ -303,7 +303,7 @@ def test_over_http_the_importer_takes_the_umpires_place_and_the_others_are_place
     assert not account.is_active
     assert not account.has_usable_password()
 
-    members = api.get(f"/api/v1/campaigns/{campaign_id}/members/").json()
+    members = api.get(f"/api/v1/campaigns/{campaign_id}/members/").json()["results"]
     assert [(m["user_id"], m["role"], m["placeholder"]) for m in members] == [
         (importer.pk, "umpire", False),
         (placeholder["user_id"], "player", True),
@@ -321,12 +321,14 @@ def test_over_http_the_importer_takes_the_umpires_place_and_the_others_are_place
     accepted = api_for(blue).post(f"/api/v1/invitations/{handed.json()['id']}/accept/")
     assert accepted.status_code == 201, accepted.json()
 
-    members = api.get(f"/api/v1/campaigns/{campaign_id}/members/").json()
+    members = api.get(f"/api/v1/campaigns/{campaign_id}/members/").json()["results"]
     assert [(m["username"], m["role"], m["force_ids"], m["placeholder"]) for m in members] == [
         ("newboss", "umpire", [], False),
         ("blue", "player", forces, False),
     ]
-    history = [e["summary"] for e in api.get(f"/api/v1/campaigns/{campaign_id}/history/").json()]
+    history = [
+        e["summary"] for e in api.get(f"/api/v1/campaigns/{campaign_id}/history/").json()["results"]
+    ]
     assert any("to take the place of blue" in line for line in history[-3:]), history[-3:]
     assert api_for(blue).get(f"/api/v1/forces/{forces[0]}/").status_code == 200
 

@@ -1,0 +1,135 @@
+"""The API against its own schema, over the network, on a served Muster: schemathesis (its own
+command line, every phase, stateful where the schema's links allow) finds no server error and no
+answer that contradicts the schema, in a campaign with real forces, battles and jobs.
+
+On the embedded default the jobs run in the server's process; with PostgreSQL and Redis a real
+Celery worker runs them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+import tomli_w
+from django.core.management import call_command
+from drf_spectacular.generators import SchemaGenerator
+
+from accounts.tokens import token_issue
+from battles import services as battles
+from battles.models import Battle, Participant
+from campaigns.models import Campaign
+from config.celery import app as celery_app
+from eventlog.models import Job
+from rosters.models import Force, Trooper, Unit, Vehicle
+from tests.conftest import services_configured
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_headers_conformance",
+    "response_schema_conformance",
+    "negative_data_rejection",
+)
+
+
+@pytest.fixture
+def job_runner(request):
+    """Who runs the jobs the API starts: a live worker when the services are there."""
+    if services_configured():
+        request.getfixturevalue("celery_processes").worker()
+        celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def played_campaign(django_user_model):
+    """The demo campaign (three battles played, with jobs), and a fourth battle under way."""
+    call_command("demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get()
+    umpire = django_user_model.objects.get(pk=campaign.umpire_id)
+    blue, red = (Force.objects.get(campaign_id=campaign.id, side=s) for s in ("Blue", "Red"))
+    battle = battles.battle_plan(
+        campaign=campaign,
+        name="Counter-attack",
+        day=12,
+        sides=[
+            {"side": "Blue", "force_ids": [blue.id]},
+            {"side": "Red", "force_ids": [red.id]},
+        ],
+        actor=umpire,
+    )
+    fit = [
+        unit.id
+        for unit in Unit.objects.filter(campaign_id=campaign.id, kind="squad")
+        if Trooper.objects.filter(unit_id=unit.id, status="fit").exists()
+    ]
+    battle = battles.battle_commit(campaign=campaign, battle=battle, unit_ids=fit, actor=umpire)
+    battle = battles.battle_start(campaign=campaign, battle=battle, actor=umpire)
+    assert Participant.objects.filter(battle_id=battle.id).exists()
+    return campaign, umpire, battle
+
+
+def _ids(model, **where) -> list[str]:
+    return [str(pk) for pk in model.objects.filter(**where).values_list("pk", flat=True)[:20]]
+
+
+def test_schemathesis_finds_no_server_error_and_no_schema_violation(
+    live_server, played_campaign, job_runner, tmp_path
+):
+    campaign, umpire, battle = played_campaign
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(SchemaGenerator().get_schema(request=None, public=True)))
+    token = token_issue(user=umpire, name="schemathesis").secret
+    # Path parameters drawn mostly from the played campaign, so that reads answer with real
+    # bodies to check against the schema (and now and then from anywhere: a 404).
+    dictionaries = {
+        "campaigns": [str(campaign.id)],
+        "battles": [*_ids(Battle, campaign_id=campaign.id), str(battle.id)],
+        "forces": _ids(Force, campaign_id=campaign.id),
+        "units": _ids(Unit, campaign_id=campaign.id),
+        "troopers": _ids(Trooper, campaign_id=campaign.id),
+        "vehicles": _ids(Vehicle, campaign_id=campaign.id),
+        "jobs": _ids(Job, campaign_id=campaign.id),
+    }
+    parameter_of = {
+        "campaign_id": "campaigns",
+        "battle_id": "battles",
+        "force_id": "forces",
+        "unit_id": "units",
+        "trooper_id": "troopers",
+        "vehicle_id": "vehicles",
+        "job_id": "jobs",
+    }
+    config = {
+        "headers": {"Authorization": f"Token {token}"},
+        "dictionaries": dictionaries,
+        "parameters": {
+            f"path.{name}": {"dictionary": dictionary, "probability": 0.9}
+            for name, dictionary in parameter_of.items()
+        },
+        # A rule's refusal of a well-formed request (409, 422) is an answer, not a failure.
+        "checks": {"positive_data_acceptance": {"expected-statuses": [200, 201, 202, 204]}},
+    }
+    config_file = tmp_path / "schemathesis.toml"
+    config_file.write_text(tomli_w.dumps(config))
+    finished = subprocess.run(
+        [
+            sys.executable, "-m", "schemathesis.cli", "--config-file", str(config_file),
+            "run", str(schema_file), "--url", live_server.url,
+            "--checks", ",".join(CHECKS),
+            "--phases", "examples,coverage,fuzzing,stateful",
+            "--max-examples", "5", "--seed", "1", "--workers", "1", "--no-color",
+            "--generation-deterministic", "--request-timeout", "30",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )  # fmt: skip
+    report = finished.stdout[-20_000:] + finished.stderr[-5_000:]
+    assert finished.returncode == 0, report
