@@ -28,6 +28,7 @@ _WHY = {
     "409": "The command does not fit the campaign's state now (a battle already ended, a stream "
     "that moved on since it was read).",
     "413": "The request body is larger than the service accepts.",
+    "415": "The body is not JSON (`Content-Type: application/json`).",
     "422": "The rules refuse the command; `code` and `message` say which rule.",
     "429": "Too many requests; the `Retry-After` header says when to try again.",
     "503": "The database was busy and nothing was changed; try again after `Retry-After`.",
@@ -73,5 +74,5 @@ class MusterAutoSchema(AutoSchema):
         if "{" in self.path:
             codes.append("404")
         if self.method in WRITES:
-            codes += ["409", "413", "422"]
+            codes += ["409", "413", "415", "422"]
         return codes

@@ -20,4 +20,6 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     "DEFAULT_THROTTLE_RATES": dict.fromkeys(THROTTLE_RATES, "1000000/minute"),
+    # The test client sends JSON, as the API reads nothing else.
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

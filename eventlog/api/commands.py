@@ -8,10 +8,12 @@ from the URL, and says how the outcome is rendered. The ``Idempotency-Key`` head
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import BaseModel
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -146,6 +148,60 @@ def _query_dice(request: Request) -> list[int]:
         ) from None
 
 
+def typed_query(model: type[BaseModel], params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters from a query string, where every value is text, as the command reads them: a
+    field the command takes as a whole number, a number or a yes/no gets the one its text
+    spells (``?impact_die=6`` is the die 6, which a field of fixed numbers would not take as
+    the text "6"); anything else is left as it is, for the command's own validation to judge."""
+    schema = model.model_json_schema()
+    definitions = schema.get("$defs", {})
+    fields = schema.get("properties", {})
+    typed = dict(params)
+    for key, value in params.items():
+        kinds = _scalar_kinds(fields.get(key, {}), definitions)
+        if isinstance(value, list):
+            typed[key] = [_spelled(item, kinds) for item in value]
+        else:
+            typed[key] = _spelled(value, kinds)
+    return typed
+
+
+def _scalar_kinds(schema: Mapping[str, Any], definitions: Mapping[str, Any]) -> set[str]:
+    """The JSON types of the values a field (or its list's items) takes."""
+    if "$ref" in schema:
+        return _scalar_kinds(definitions.get(schema["$ref"].rsplit("/", 1)[-1], {}), definitions)
+    kinds: set[str] = set()
+    declared = schema.get("type")
+    kinds |= set(declared) if isinstance(declared, list) else {declared} if declared else set()
+    for choice in schema.get("enum", ()):
+        kinds.add({bool: "boolean", int: "integer", float: "number"}.get(type(choice), "string"))
+    if "const" in schema:
+        kinds |= _scalar_kinds({"enum": [schema["const"]]}, definitions)
+    for alternative in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+        kinds |= _scalar_kinds(alternative, definitions)
+    if "items" in schema:
+        kinds |= _scalar_kinds(schema["items"], definitions)
+    return kinds
+
+
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def _spelled(value: Any, kinds: set[str]) -> Any:
+    if not isinstance(value, str) or "string" in kinds:
+        return value
+    if "integer" in kinds and _WHOLE.fullmatch(value):
+        return int(value)
+    if "number" in kinds:
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    if "boolean" in kinds and value in ("true", "false"):
+        return value == "true"
+    return value
+
+
 def dice_prompt(
     request: Request, name: str, *, campaign_id: uuid.UUID, params: Mapping[str, Any]
 ) -> Response:
@@ -154,7 +210,7 @@ def dice_prompt(
     found = commands.prompt(
         name,
         campaign_id=campaign_id,
-        params=params,
+        params=typed_query(commands.get(name).Params, params),
         actor_id=request.user.pk,
         dice=_query_dice(request),
     )

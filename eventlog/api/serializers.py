@@ -51,6 +51,9 @@ class EventOutputSerializer(serializers.Serializer):
 
 
 class EventPageSerializer(serializers.Serializer):
+    """A page of the event log in sequence order (see eventlog.api.pagination)."""
+
+    is_page = True
     results = EventOutputSerializer(many=True)
     next = serializers.URLField(allow_null=True)
     last_sequence = serializers.IntegerField()
@@ -113,6 +116,7 @@ class JobSerializer(serializers.ModelSerializer):
             "error",
             "events",
         ]
+        read_only_fields = fields
 
     error = JobErrorSerializer(allow_null=True, read_only=True)
 

@@ -121,3 +121,11 @@ def test_the_api_root_links_every_top_level_resource(api_for):
     assert links["campaigns"] == "http://testserver/api/v1/campaigns/"
     assert links["schema"] == "http://testserver/api/v1/schema/"
     assert {"rulesets", "event_types", "invitations", "auth_tokens", "docs"} <= set(links)
+
+
+def test_a_form_is_refused_with_415_and_appends_nothing(umpire_api, umpire):
+    created = umpire_api.post("/api/v1/campaigns/", {"name": "Kessler Ridge"}).json()
+    journal = f"/api/v1/campaigns/{created['id']}/journal/"
+    response = umpire_api.send("post", journal, "text=Dawn.", "application/x-www-form-urlencoded")
+    assert (response.status_code, response.json()["code"]) == (415, "unsupported_media_type")
+    assert umpire_api.get(journal).json()["results"] == []
