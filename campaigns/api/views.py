@@ -425,16 +425,28 @@ class CalendarSerializer(serializers.Serializer):
     days = serializers.IntegerField(required=False, min_value=1)
 
 
+class CampaignDaySerializer(serializers.Serializer):
+    day = serializers.IntegerField(help_text="The campaign's day (0: the day it began).")
+
+
+class CalendarAdvancedSerializer(CampaignDaySerializer):
+    events = EventOutputSerializer(
+        many=True,
+        help_text="What fell due on the way, in order: returns from hospital, rest, repairs, "
+        "arrivals, and the day's change itself.",
+    )
+
+
 class CampaignCalendarApi(APIView):
     """The campaign day; umpires move it forward by ``days`` or ``to_day``, and every return
     from hospital, day of rest, repair and arrival that falls due is recorded."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=CampaignDaySerializer)
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.membership_get(user=request.user, campaign_id=campaign_id)
         return Response({"day": Campaign.objects.get(pk=campaign_id).day})
 
-    @extend_schema(request=CalendarSerializer, responses={201: dict})
+    @extend_schema(request=CalendarSerializer, responses={201: CalendarAdvancedSerializer})
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_umpire(user=request.user, campaign_id=campaign_id)
         body = CalendarSerializer(data=request.data)

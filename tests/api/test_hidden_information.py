@@ -120,17 +120,17 @@ def test_a_hidden_battle_action_is_seen_only_after_its_reveal(table):
             "feed": hit["sequence"] in [e["sequence"] for e in feed(red, campaign)],
             "log": any(
                 line["sequence"] == hit["sequence"]
-                for line in red.get(f"{table['url']}log/").json()["log"]
+                for line in red.get(f"{table['url']}log/").json()["results"]
             ),
             "history": any(
                 e["sequence"] == hit["sequence"]
-                for e in red.get(history_url, query).json()["history"]
+                for e in red.get(history_url, query).json()["results"]
             ),
             "record": any(
                 e["sequence"] == hit["sequence"]
                 for e in red.get(trooper_url, query).json()["service_record"]
             ),
-            "casualties": SNIPER in str(red.get(f"{table['url']}casualties/").json()["sides"]),
+            "casualties": SNIPER in str(red.get(f"{table['url']}casualties/").json()["results"]),
             "battle page": f'<span class="seq">#{hit["sequence"]}</span>'
             in page(client, table["users"]["red"], f"/battles/{table['battle']}/"),
             "trooper page": "Wounded in action"
@@ -152,7 +152,7 @@ def test_a_hidden_battle_action_is_seen_only_after_its_reveal(table):
     # Blue sees it now too, in outline: Red's casualty, counted, not named.
     blue_line = next(
         line
-        for line in api["blue"].get(f"{table['url']}log/").json()["log"]
+        for line in api["blue"].get(f"{table['url']}log/").json()["results"]
         if line["sequence"] == hit["sequence"]
     )
     assert blue_line["summary"] == "Red took 1 casualty."
@@ -186,11 +186,13 @@ def test_revealing_is_the_umpires_and_only_once(table):
 
 
 def _journal(api, campaign) -> list[str]:
-    return [n["text"] for n in api.get(f"/api/v1/campaigns/{campaign.id}/journal/").json()]
+    return [
+        n["text"] for n in api.get(f"/api/v1/campaigns/{campaign.id}/journal/").json()["results"]
+    ]
 
 
 def _history(api, campaign) -> str:
-    return str(api.get(f"/api/v1/campaigns/{campaign.id}/history/").json())
+    return str(api.get(f"/api/v1/campaigns/{campaign.id}/history/").json()["results"])
 
 
 def test_a_note_hidden_from_all_but_one_side(table):
@@ -268,7 +270,8 @@ def test_a_battle_hidden_whole_until_revealed(table, umpire):
         assert api[reader].get(f"{url}log/").status_code == 404
         assert api[reader].get(f"{url}casualties/").status_code == 404
         names = [
-            b["name"] for b in api[reader].get(f"/api/v1/campaigns/{campaign.id}/battles/").json()
+            b["name"]
+            for b in api[reader].get(f"/api/v1/campaigns/{campaign.id}/battles/").json()["results"]
         ]
         assert "Night raid on the depot" not in names
         assert "Night raid on the depot" not in str(feed(api[reader], campaign))
@@ -319,7 +322,9 @@ def test_a_sides_mission_card_hidden_from_the_other_side(table, umpire):
     assert blue_side["mission"]["objectives"] == [objective]
     red_view = api["red"].get(url).json()["sides"][0]
     assert red_view["mission"]["hidden"] is True
-    assert "objectives" not in red_view["mission"]
+    withheld = ("mission_motivation", "objectives", "victory_conditions", "medical_unit_ids")
+    assert all(red_view["mission"][field] is None for field in withheld)
+    assert objective not in str(red_view)
     assert objective not in str(feed(api["red"], campaign))
     assert objective not in page(client, table["users"]["red"], f"/battles/{planned['id']}/")
     assert "keeps this side's mission card hidden" in page(

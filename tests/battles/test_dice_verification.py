@@ -326,7 +326,7 @@ def test_a_closed_epoch_cannot_be_voided_and_the_history_tells_it(umpire_api, ca
         {"sequence": closed["sequence"], "reason": "take it back"},
     )
     assert (voided.status_code, voided.json()["code"]) == (400, "void.not_voidable")
-    history = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/history/").json()
+    history = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/history/").json()["results"]
     assert history[-1]["summary"] == (
         "Dice epoch 0 closed: its seed is revealed and its server rolls can be verified; "
         "epoch 1 rolls from a new secret seed. Reason: End of the battle at Hill 402"
