@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from battles.events import MISSION_FIELDS
@@ -32,12 +32,15 @@ def _plain(queryset) -> list[Row]:
     return [{k: native(v) for k, v in row.items()} for row in queryset.values()]
 
 
-def battles_of(campaign_id: uuid.UUID, judge: Judge | None = None) -> list[Row]:
-    """The campaign's battles in order; a battle the umpire hid whole is left out for a reader
-    it is hidden from."""
-    battles = _plain(
-        Battle.objects.filter(campaign_id=campaign_id).order_by("day", "planned_sequence")
-    )
+def battles_of(
+    campaign_id: uuid.UUID, judge: Judge | None = None, *, statuses: Collection[str] = ()
+) -> list[Row]:
+    """The campaign's battles in order (those in ``statuses``, if any are named); a battle the
+    umpire hid whole is left out for a reader it is hidden from."""
+    found = Battle.objects.filter(campaign_id=campaign_id)
+    if statuses:
+        found = found.filter(status__in=statuses)
+    battles = _plain(found.order_by("day", "planned_sequence"))
     if judge is None:
         return battles
     return [battle for battle in battles if judge.sees_battle(battle["id"])]
@@ -158,14 +161,19 @@ def outline_line(entry: Row, event: StoredEvent | None, about: Row, side: str) -
     return f"{side}: {_words(event.type)}."
 
 
-def battle_log(battle_id: uuid.UUID, judge: Judge | None = None) -> list[Row]:
-    """The battle's story, line by line, as the judge's reader may see it (as of its point).
+def battle_log(battle_id: uuid.UUID, judge: Judge | None = None, *, after: int = 0) -> list[Row]:
+    """The battle's story, line by line, as the judge's reader may see it (as of its point):
+    the lines of the events after the sequence ``after``.
 
     A line about forces the reader sees whole is shown whole; the lines of one event about a
     side seen in outline become one line of :func:`outline_line` in the event's place, without
     dice; a line the reader may not see at all (a hidden action) is left out.
     """
-    entries = _plain(BattleLogEntry.objects.filter(battle_id=battle_id).order_by("sequence", "key"))
+    entries = _plain(
+        BattleLogEntry.objects.filter(battle_id=battle_id, sequence__gt=after).order_by(
+            "sequence", "key"
+        )
+    )
     if judge is None or judge.reader.is_umpire or not entries:
         return entries
     reader, at = judge.reader, judge.at

@@ -22,7 +22,8 @@ WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 _WHY = {
     "400": "The input is not valid: every problem is listed in `problems`, each with its field.",
-    "401": "No credentials, or credentials that are not valid (a session or an API token).",
+    "401": "No credentials where they are needed, or credentials that are not valid (a revoked "
+    "or expired API token, say).",
     "403": "The caller may not do this (not an umpire of the campaign, a read-only token...).",
     "404": "No such thing, or one the caller may not see.",
     "409": "The command does not fit the campaign's state now (a battle already ended, a stream "
@@ -65,7 +66,9 @@ class MusterAutoSchema(AutoSchema):
             permission is AllowAny or isinstance(permission, AllowAny)
             for permission in getattr(self.view, "permission_classes", ())
         )
-        codes = ["429", "503"] if open_to_all else ["401", "403", "429", "503"]
+        # Credentials that are sent are checked even where none are needed: a revoked token is a
+        # 401 on an open operation too.
+        codes = ["401", "429", "503"] if open_to_all else ["401", "403", "429", "503"]
         takes_input = self.method in WRITES or any(
             parameter["in"] in ("query", "header") for parameter in self._get_parameters()
         )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +155,19 @@ def _row_to_event(row: Sequence[Any], *, upcast: bool = True) -> StoredEvent:
     )
 
 
+AppendListener = Callable[[uuid.UUID, Sequence[StoredEvent]], None]
+_append_listeners: list[AppendListener] = []
+
+
+def on_append(listener: AppendListener) -> None:
+    """Call ``listener(campaign_id, events)`` inside every append's transaction, once the events
+    are in the log (and projected): what it writes commits with them or not at all, whoever
+    appends (a command, a job, an import). An app above this one registers it when it starts
+    (the webhooks' outbox); an error it raises refuses the append."""
+    if listener not in _append_listeners:
+        _append_listeners.append(listener)
+
+
 class _Replay(Exception):
     def __init__(self, fingerprint: str | None) -> None:
         self.fingerprint = fingerprint
@@ -278,6 +291,8 @@ def _append_locked(
         from eventlog.projections import apply_inline
 
         apply_inline(campaign_id, stored)
+    for listener in _append_listeners:
+        listener(campaign_id, stored)
     return AppendResult(events=stored, fingerprint=fingerprint)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Collection
 from typing import Any, Protocol
 
 from eventlog import projections, store
@@ -32,7 +33,7 @@ class RosterView(Protocol):
     def unit(self, unit_id: Any) -> Row | None: ...
     def trooper(self, trooper_id: Any) -> Row | None: ...
     def vehicle(self, vehicle_id: Any) -> Row | None: ...
-    def unit_history(self, unit_id: Any) -> list[Row]: ...
+    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]: ...
     def service_record(self, trooper_id: Any) -> list[Row]: ...
 
 
@@ -78,8 +79,9 @@ class CurrentRoster:
     def vehicle(self, vehicle_id: Any) -> Row | None:
         return _one(Vehicle.objects.filter(campaign_id=self.campaign_id, id=vehicle_id))
 
-    def unit_history(self, unit_id: Any) -> list[Row]:
-        return _rows(UnitHistoryEntry.objects.filter(unit_id=unit_id).order_by("sequence"))
+    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+        entries = UnitHistoryEntry.objects.filter(unit_id=unit_id, sequence__gt=after)
+        return _rows(entries.order_by("sequence", "key"))
 
     def service_record(self, trooper_id: Any) -> list[Row]:
         return _rows(TrooperRecordEntry.objects.filter(trooper_id=trooper_id).order_by("sequence"))
@@ -124,8 +126,10 @@ class FoldedRoster:
     def vehicle(self, vehicle_id: Any) -> Row | None:
         return self.rows.get(Vehicle, vehicle_id)
 
-    def unit_history(self, unit_id: Any) -> list[Row]:
-        return self._ordered(UnitHistoryEntry, "sequence", unit_id=unit_id)
+    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+        entries = self.rows.find(UnitHistoryEntry, unit_id=unit_id)
+        later = [entry for entry in entries if entry["sequence"] > after]
+        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
 
     def service_record(self, trooper_id: Any) -> list[Row]:
         return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
@@ -153,6 +157,8 @@ def resolve_as_of(
         raise CommandError(
             "as_of.both", "Give as_of or as_of_battle, not both.", field="as_of_battle"
         )
+    if side not in (None, "", "before", "after"):
+        raise CommandError("invalid.side", "side is 'before' or 'after' the battle.", field="side")
     if as_of not in (None, ""):
         return as_of_sequence(as_of)
     if as_of_battle in (None, ""):
@@ -222,15 +228,19 @@ def _present(troopers: list[Row]) -> int:
     return sum(1 for t in troopers if TrooperStatus(t["status"]).is_present)
 
 
-def unit_summary(unit: Row, troopers: list[Row], vehicles: list[Row]) -> Row:
+def unit_summary(unit: Row, troopers: list[Row]) -> Row:
+    """A unit with what its rows add up to: strength, starting confidence, whether it is a
+    formation (``troopers`` are its own)."""
     return {
         **unit,
         "strength": _present(troopers),
         "starting_confidence": starting_confidence(unit),
         "is_formation": UnitKind(unit["kind"]).is_formation,
-        "troopers": troopers,
-        "vehicles": vehicles,
     }
+
+
+def unit_with_members(unit: Row, troopers: list[Row], vehicles: list[Row]) -> Row:
+    return {**unit_summary(unit, troopers), "troopers": troopers, "vehicles": vehicles}
 
 
 def force_detail(view: RosterView, force: Row) -> Row:
@@ -245,7 +255,7 @@ def force_detail(view: RosterView, force: Row) -> Row:
     for vehicle in vehicles:
         by_unit_v[vehicle["unit_id"]].append(vehicle)
     nodes = {
-        u["id"]: {**unit_summary(u, by_unit_t[u["id"]], by_unit_v[u["id"]]), "units": []}
+        u["id"]: {**unit_with_members(u, by_unit_t[u["id"]], by_unit_v[u["id"]]), "units": []}
         for u in units
     }
     roots: list[Row] = []
@@ -259,6 +269,49 @@ def force_detail(view: RosterView, force: Row) -> Row:
         "trooper_count": _present(troopers),
         "units": roots,
     }
+
+
+def in_organisation_order(units: list[Row]) -> list[Row]:
+    """A force's units (ordered among their siblings) as its organisation reads top down: each
+    formation followed by the units under it."""
+    known = {unit["id"] for unit in units}
+    children: dict[Any, list[Row]] = defaultdict(list)
+    for unit in units:
+        children[unit["parent_id"] if unit["parent_id"] in known else None].append(unit)
+    ordered: list[Row] = []
+    stack = list(reversed(children[None]))
+    while stack:
+        unit = stack.pop()
+        ordered.append(unit)
+        stack.extend(reversed(children[unit["id"]]))
+    return ordered
+
+
+def force_units(view: RosterView, force: Row, statuses: Collection[str] = ()) -> list[Row]:
+    """A force's units in the order of its organisation, each with its strength; only those
+    whose status is one of ``statuses``, if any are given."""
+    troopers: dict[str, list[Row]] = defaultdict(list)
+    for trooper in view.troopers(force_id=force["id"]):
+        troopers[trooper["unit_id"]].append(trooper)
+    return [
+        unit_summary(unit, troopers[unit["id"]])
+        for unit in in_organisation_order(view.units(force["id"]))
+        if not statuses or unit["status"] in statuses
+    ]
+
+
+def force_troopers(view: RosterView, force: Row, statuses: Collection[str] = ()) -> list[Row]:
+    """A force's troopers unit by unit, in the order of its organisation; only those whose
+    status is one of ``statuses``, if any are given."""
+    units = in_organisation_order(view.units(force["id"]))
+    rank = {unit["id"]: place for place, unit in enumerate(units)}
+    chosen = [
+        trooper
+        for trooper in view.troopers(force_id=force["id"])
+        if not statuses or trooper["status"] in statuses
+    ]
+    # Ranked by their unit's place; one whose unit is not among the force's comes last.
+    return sorted(chosen, key=lambda t: (rank.get(t["unit_id"], len(rank)), t["order"]))
 
 
 def force_outlines(view: RosterView) -> list[Row]:
@@ -281,7 +334,7 @@ def force_outlines(view: RosterView) -> list[Row]:
 def unit_detail(view: RosterView, unit: Row) -> Row:
     troopers = view.troopers(unit_id=unit["id"])
     vehicles = view.vehicles(unit_id=unit["id"])
-    return unit_summary(unit, troopers, vehicles)
+    return unit_with_members(unit, troopers, vehicles)
 
 
 def trooper_detail(view: RosterView, trooper: Row) -> Row:

@@ -26,6 +26,7 @@ APPS = (
     "rules",
     "bench",
     "demo",
+    "webhooks",
 )
 
 # Still to move into rosters/: modules outside it that write roster rows. Nothing belongs here.
@@ -141,7 +142,15 @@ def test_the_check_sees_a_roster_write():
 
 
 # The layers of docs/architecture.md, lowest first: an app imports only apps below it.
-LAYERS = ("rules", "eventlog", "accounts", "campaigns", "rosters", "battles", ("pages", "demo"))
+LAYERS = (
+    "rules",
+    "eventlog",
+    "accounts",
+    "campaigns",
+    "rosters",
+    "battles",
+    ("pages", "demo", "webhooks"),
+)
 TOP = ("config", "bench")  # they wire or measure everything
 
 

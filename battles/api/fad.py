@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import inspect
 import uuid
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles.after_action.fad_points import CampaignPointsSpend, campaign_points_view
-from battles.after_action.fad_reinforcements import ReinforcementsRoll
+from battles.after_action.fad_points import (
+    CampaignPointsSpend,
+    SpendParams,
+    campaign_points_view,
+)
+from battles.after_action.fad_reinforcements import ReinforcementsParams, ReinforcementsRoll
+from battles.api.schemas import (
+    DICE_QUERY_HELP,
+    IDEMPOTENCY_KEY,
+    CampaignPointsSerializer,
+    command_body,
+    prompt_parameters,
+)
 from campaigns.models import Campaign
 from campaigns.selectors import require_umpire
 from campaigns.visibility import reader_get, require_force_whole
 from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, params_of, query_params
-from eventlog.api.serializers import JobSerializer
+from eventlog.api.serializers import DicePromptSerializer, EventsAppendedSerializer, JobSerializer
 from eventlog.errors import NotFound
 from rosters.models import Force
 
@@ -43,25 +54,27 @@ def _force(
 class ForceCampaignPointsApi(APIView):
     """A force's campaign points: the balance, and every award, purchase and pool roll."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=CampaignPointsSerializer)
     def get(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id)
-        return Response(campaign_points_view(campaign_id=campaign.id, force=force))
+        points = campaign_points_view(campaign_id=campaign.id, force=force)
+        return Response(CampaignPointsSerializer(points).data)
 
 
-class SpendSerializer(serializers.Serializer):
-    """The request body, for the schema: the command reads it."""
-
-    purchases = serializers.ListField(
-        child=serializers.DictField(),
-        help_text="Items of the price list in order: {kind, target, detail}.",
-    )
+SPEND_BODY = command_body(
+    "CampaignPointsSpend",
+    SpendParams,
+    description=inspect.cleandoc(CampaignPointsSpend.__doc__ or ""),
+    from_url=("force_id",),
+)
 
 
 class ForceCampaignPointsSpendApi(APIView):
     """Spend a force's campaign points on the FaD p.66 price list (umpire only)."""
 
-    @extend_schema(request=SpendSerializer, responses={201: dict})
+    @extend_schema(
+        request=SPEND_BODY, parameters=[IDEMPOTENCY_KEY], responses={201: EventsAppendedSerializer}
+    )
     def post(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id, umpire=True)
         return execute(
@@ -72,28 +85,28 @@ class ForceCampaignPointsSpendApi(APIView):
         )
 
 
-class ReinforcementsSerializer(serializers.Serializer):
-    """The request body, for the schema: the command reads it."""
-
-    assignment = serializers.ListField(child=serializers.DictField(), default=list)
-    new_squad_size = serializers.IntegerField(default=0)
-    dice = serializers.ListField(
-        child=serializers.JSONField(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="The reinforcement dice rolled at the table, in this order: 2d6, then one d6 "
-        "per point spent on an extra die, then (option campaign_quality_loss_counts_"
-        "reinforcements) a quality loss d6 for each unit the pool brings to half its strength "
-        'in newcomers; or each keyed by what it is for: {"face": 4, "for": "<force or unit '
-        'id>"}. Leave out to have the server roll (202 and a job).',
-    )
+REINFORCEMENTS_BODY = command_body(
+    "ReinforcementsRoll",
+    ReinforcementsParams,
+    description=inspect.cleandoc(ReinforcementsRoll.__doc__ or ""),
+    from_url=("force_id",),
+    dice="The reinforcement dice rolled at the table, in this order: 2d6, then one d6 per point "
+    "spent on an extra die, then (option campaign_quality_loss_counts_reinforcements) a "
+    "quality loss d6 for each unit the pool brings to half its strength in newcomers; or each "
+    'keyed by what it is for: {"face": 4, "for": "<force or unit id>"}. Leave out to have the '
+    "server roll (202 and a job).",
+)
 
 
 class ForceReinforcementsApi(APIView):
     """Roll a force's reinforcement pool after a battle and place it (umpire only)."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(
+        parameters=prompt_parameters(
+            ReinforcementsParams, from_url=("force_id",), dice=DICE_QUERY_HELP
+        ),
+        responses=DicePromptSerializer,
+    )
     def get(self, request: Request, force_id: uuid.UUID) -> Response:
         """The dice prompt: the pool's dice in order (2d6, then one d6 per extra die bought),
         each with its purpose and the force it is for, then any unit's quality loss die (option
@@ -107,7 +120,11 @@ class ForceReinforcementsApi(APIView):
             params=query_params(request, force_id=force.id),
         )
 
-    @extend_schema(request=ReinforcementsSerializer, responses={201: dict, 202: JobSerializer})
+    @extend_schema(
+        request=REINFORCEMENTS_BODY,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: EventsAppendedSerializer, 202: JobSerializer},
+    )
     def post(self, request: Request, force_id: uuid.UUID) -> Response:
         campaign, force = _force(request, force_id, umpire=True)
         return execute(

@@ -10,8 +10,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles import review
+from battles.api.schemas import (
+    BattleCasualtiesPageSerializer,
+    HospitalStaySerializer,
+    UnitProgressionSerializer,
+)
 from battles.models import Battle
 from campaigns.visibility import Judge, reader_get, require_entity_whole
+from eventlog.api.pagination import OFFSET_PAGE_PARAMETERS, offset_page, offset_page_of
 from eventlog.errors import NotFound
 from rosters.models import Unit
 
@@ -19,7 +25,7 @@ from rosters.models import Unit
 class UnitProgressionApi(APIView):
     """A unit's quality points and level over its battles, and its strength over time."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=UnitProgressionSerializer)
     def get(self, request: Request, unit_id: uuid.UUID) -> Response:
         unit = Unit.objects.filter(pk=unit_id).first()
         if unit is None:
@@ -30,14 +36,14 @@ class UnitProgressionApi(APIView):
             raise NotFound("unit.not_found", "No such unit.") from None
         require_entity_whole(reader, unit.force_id, "unit")
         progression = review.unit_progression(unit.campaign_id, unit.id, Judge(reader))
-        return Response({"name": unit.name, **progression})
+        return Response(UnitProgressionSerializer({"name": unit.name, **progression}).data)
 
 
 class BattleCasualtiesApi(APIView):
     """A battle's casualties per side: killed, wounded, captured and flown out; named for the
-    forces the reader sees whole, counted for the others."""
+    forces the reader sees whole, counted for the others. The named casualties are a page."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(parameters=OFFSET_PAGE_PARAMETERS, responses=BattleCasualtiesPageSerializer)
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
         battle = Battle.objects.filter(pk=battle_id).first()
         if battle is None:
@@ -48,14 +54,30 @@ class BattleCasualtiesApi(APIView):
             raise NotFound("battle.not_found", "No such battle.") from None
         if not Judge(reader).sees_battle(battle.id):
             raise NotFound("battle.not_found", "No such battle.")
-        return Response(review.battle_casualties(battle, reader))
+        casualties = review.battle_casualties(battle, reader)
+        named = [
+            {"side": side["side"], **trooper}
+            for side in casualties["sides"]
+            for trooper in side["troopers"]
+        ]
+        body = {
+            "battle_id": casualties["battle_id"],
+            "name": casualties["name"],
+            "sides": casualties["sides"],
+            **offset_page(request, named),
+        }
+        return Response(BattleCasualtiesPageSerializer(body).data)
 
 
 class CampaignHospitalApi(APIView):
     """Who is in hospital until which day, soonest back first, of the forces the reader sees
     whole."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(
+        parameters=OFFSET_PAGE_PARAMETERS, responses=offset_page_of(HospitalStaySerializer)
+    )
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         reader = reader_get(user=request.user, campaign_id=campaign_id)
-        return Response({"hospital": review.hospital_list(campaign_id, reader)})
+        page = offset_page(request, review.hospital_list(campaign_id, reader))
+        page["results"] = HospitalStaySerializer(page["results"], many=True).data
+        return Response(page)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -14,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.selectors import require_umpire
-from campaigns.visibility import events_as_seen, job_as_seen, reader_get
-from eventlog import catalogue, store
+from campaigns.visibility import Reader, events_as_seen, job_as_seen, reader_get
+from eventlog import catalogue, feed, store
 from eventlog.api.commands import execute
 from eventlog.api.serializers import (
     EventInputSerializer,
@@ -58,6 +60,14 @@ class CampaignEventsApi(APIView):
             OpenApiParameter("type", str, description="Event types, comma separated."),
             OpenApiParameter("stream", str),
             OpenApiParameter("limit", int, description=f"At most {PAGE_MAX}."),
+            OpenApiParameter(
+                "wait",
+                int,
+                description="Long-poll: when there is nothing after `after` to show, wait up to "
+                "this many seconds (at most `MUSTER_EVENTS_MAX_WAIT_SECONDS`, 25 by default) for "
+                "an event to be appended, then answer as usual: with it, or with no `results` "
+                "if none came.",
+            ),
         ],
         responses=EventPageSerializer,
     )
@@ -67,6 +77,25 @@ class CampaignEventsApi(APIView):
         reader = reader_get(user=request.user, campaign_id=campaign_id)
         after = _int_param(request, "after", 0, low=0, high=store.MAX_SEQUENCE)
         limit = _int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
+        wait = _int_param(request, "wait", 0, low=0, high=settings.MUSTER_EVENTS_MAX_WAIT_SECONDS)
+        if not wait:
+            return Response(self._page(request, reader, campaign_id, after=after, limit=limit))
+        deadline = time.monotonic() + wait
+        while True:
+            # The head is read before the page: an event committed in between is in the page or
+            # makes the wait below return at once, never slips between the two.
+            head = store.last_sequence(campaign_id)
+            page = self._page(request, reader, campaign_id, after=after, limit=limit)
+            remaining = deadline - time.monotonic()
+            if page["results"] or page["next"] or remaining <= 0:
+                return Response(page)
+            # Nothing the reader may see yet (a hidden or filtered-out event does not count).
+            if feed.wait_for_append(campaign_id, head, timeout=remaining) is None:
+                return Response(page)
+
+    def _page(
+        self, request: Request, reader: Reader, campaign_id: uuid.UUID, *, after: int, limit: int
+    ) -> dict[str, Any]:
         types = [t for t in request.query_params.get("type", "").split(",") if t]
         events = list(
             store.read(
@@ -86,13 +115,11 @@ class CampaignEventsApi(APIView):
             next_url = request.build_absolute_uri(
                 reverse("campaign-events", args=[campaign_id]) + "?" + query.urlencode()
             )
-        return Response(
-            {
-                "results": [shown for _, shown in events_as_seen(reader, events)],
-                "next": next_url,
-                "last_sequence": store.last_sequence(campaign_id),
-            }
-        )
+        return {
+            "results": [shown for _, shown in events_as_seen(reader, events)],
+            "next": next_url,
+            "last_sequence": store.last_sequence(campaign_id),
+        }
 
     @extend_schema(
         request=EventInputSerializer,

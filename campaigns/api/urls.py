@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns.api import archive, dice, log, members, secrets, views
+from campaigns.api import archive, dice, event_stream, log, members, secrets, views
 
 urlpatterns = [
     path("campaigns/", views.CampaignListApi.as_view(), name="campaign-list"),
@@ -17,6 +17,11 @@ urlpatterns = [
         "campaigns/<uuid:campaign_id>/events/",
         log.CampaignEventsApi.as_view(),
         name="campaign-events",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/events/stream/",
+        event_stream.CampaignEventStreamApi.as_view(),
+        name="campaign-event-stream",
     ),
     path(
         "campaigns/<uuid:campaign_id>/reveals/",

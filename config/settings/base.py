@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "webhooks",
     "pages",
     "demo",
 ]
@@ -195,11 +196,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.openapi.MusterAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
-    # JSON with a bound on its nesting depth (config/parsers.py), and the forms DRF reads.
+    # The API reads JSON, with a bound on its nesting depth (config/parsers.py); a form is refused
+    # with 415. One request type per operation is also what client generators handle well.
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -243,6 +243,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "eventlog.tasks.requeue_stranded_jobs",
         "schedule": env.float("MUSTER_SWEEP_INTERVAL", default=30.0),
     },
+    # Webhook deliveries that are due (new, or their retry's time has come) are sent again.
+    "sweep-webhook-deliveries": {
+        "task": "webhooks.tasks.sweep_webhook_deliveries",
+        "schedule": env.float("MUSTER_WEBHOOK_SWEEP_INTERVAL", default=15.0),
+    },
 }
 
 # A job still pending or running this long after it was last dispatched is considered stranded
@@ -253,6 +258,35 @@ MUSTER_JOB_MAX_ATTEMPTS = env.int("MUSTER_JOB_MAX_ATTEMPTS", default=5)
 MUSTER_WORKER_HEARTBEAT_INTERVAL = env.float("MUSTER_WORKER_HEARTBEAT_INTERVAL", default=10.0)
 # A projection fold for an as-of view snapshots its state every this many events.
 MUSTER_SNAPSHOT_INTERVAL = env.int("MUSTER_SNAPSHOT_INTERVAL", default=1000)
+
+# Following the log (docs/adr/0016-event-feed-and-webhooks.md). A long-poll (``?wait=``) and an
+# event stream hold a server worker while they wait: keep both below gunicorn's --timeout (30 s
+# unless set), which kills a sync worker silent for longer.
+MUSTER_EVENTS_MAX_WAIT_SECONDS = env.int("MUSTER_EVENTS_MAX_WAIT_SECONDS", default=25)
+# How often a waiting reader looks at the campaign's head for a new event.
+MUSTER_EVENTS_POLL_SECONDS = env.float("MUSTER_EVENTS_POLL_SECONDS", default=0.5)
+MUSTER_EVENT_STREAM_SECONDS = env.float("MUSTER_EVENT_STREAM_SECONDS", default=25.0)
+MUSTER_EVENT_STREAM_HEARTBEAT_SECONDS = env.float(
+    "MUSTER_EVENT_STREAM_HEARTBEAT_SECONDS", default=10.0
+)
+# How long an EventSource waits before it reconnects, once its stream has ended.
+MUSTER_EVENT_STREAM_RETRY_MS = env.int("MUSTER_EVENT_STREAM_RETRY_MS", default=1000)
+
+# Webhooks (docs/webhooks.md). Receivers on private, loopback or link-local addresses are refused
+# unless this is on (the development settings turn it on): otherwise an umpire could make the
+# server call into its own network.
+MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool(
+    "MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False
+)
+# Seconds to connect, and to wait for each read of the answer.
+MUSTER_WEBHOOK_TIMEOUT_SECONDS = env.float("MUSTER_WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# A failed delivery is tried again after base x 2^(attempts - 1) seconds, at most max; after
+# MUSTER_WEBHOOK_MAX_ATTEMPTS failures it is given up and its webhook paused (nothing later is
+# sent out of order) until the umpire redelivers it.
+MUSTER_WEBHOOK_RETRY_BASE_SECONDS = env.float("MUSTER_WEBHOOK_RETRY_BASE_SECONDS", default=10.0)
+MUSTER_WEBHOOK_RETRY_MAX_SECONDS = env.float("MUSTER_WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)
+MUSTER_WEBHOOK_MAX_ATTEMPTS = env.int("MUSTER_WEBHOOK_MAX_ATTEMPTS", default=12)
+MUSTER_WEBHOOKS_PER_CAMPAIGN = env.int("MUSTER_WEBHOOKS_PER_CAMPAIGN", default=10)
 
 # Pages and the API docs load only their own scripts; inline styles are allowed (the pages set CSS
 # variables in style attributes, Swagger UI styles its widgets). Empty: no header.

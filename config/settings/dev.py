@@ -9,6 +9,10 @@ from config.settings.base import *  # noqa: F403
 from config.settings.base import STATIC_ROOT, VAR_DIR, env
 
 DEBUG = env.bool("DEBUG", default=True)
+# A webhook receiver on this machine (a tool under development) is allowed here.
+MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool(
+    "MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=True
+)
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -55,11 +56,12 @@ def _url_with(request: Request, **changes: int) -> str:
     return request.build_absolute_uri(request.path + "?" + query.urlencode())
 
 
-def offset_page(request: Request, items: Sequence[T]) -> dict[str, Any]:
-    """One page of ``items`` by ``limit`` and ``offset``, with the links to its neighbours."""
+def offset_page(request: Request, items: Sequence[T] | QuerySet[Any, Any]) -> dict[str, Any]:
+    """One page of ``items`` by ``limit`` and ``offset``, with the links to its neighbours. A
+    query set is counted and sliced by the database."""
     limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
     offset = int_param(request, "offset", 0, low=0, high=OFFSET_MAX)
-    count = len(items)
+    count = items.count() if isinstance(items, QuerySet) else len(items)
     following = offset + limit
     return {
         "count": count,

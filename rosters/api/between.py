@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,10 +14,31 @@ from campaigns.models import Campaign
 from campaigns.selectors import require_umpire
 from campaigns.visibility import reader_get, require_entity_whole
 from eventlog.api.commands import body_of, dice_of, dice_prompt, execute, query_params
-from eventlog.api.serializers import JobSerializer
+from eventlog.api.serializers import (
+    DicePromptSerializer,
+    EventsAppendedSerializer,
+    JobSerializer,
+)
 from eventlog.errors import NotFound
 from rosters import replacements, selectors
+from rosters.api.schemas import (
+    PlatoonReplacementsSerializer,
+    ReplacementsAssignSerializer,
+    TableDiceSerializer,
+)
+from rosters.api.views import IDEMPOTENCY_KEY
 from rosters.models import Unit
+
+PROMPT_DICE = OpenApiParameter(
+    "dice",
+    str,
+    description="Faces entered so far, separated by commas (dice=3,5): the prompt shows each "
+    "die's face and whether they complete it.",
+)
+ROLLED = {
+    201: EventsAppendedSerializer,
+    202: JobSerializer,
+}
 
 
 def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campaign, Unit]:
@@ -38,34 +58,11 @@ def _unit(request: Request, unit_id: uuid.UUID, *, umpire: bool) -> tuple[Campai
     return Campaign.objects.get(pk=campaign_id), unit
 
 
-class DiceSerializer(serializers.Serializer):
-    dice = serializers.ListField(
-        child=serializers.JSONField(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Faces rolled at the table, in the order the rules use them (the request: the "
-        "platoon's one die; the assignment: one quality-check die per receiving squad that "
-        "rolls, in the order of the assignments), or each keyed by the unit it is for: "
-        '{"face": 4, "for": "<platoon or squad id>"}. Leave out to have the server roll '
-        "(202 and a job).",
-    )
-
-
-class AssignmentSerializer(serializers.Serializer):
-    unit_id = serializers.UUIDField()
-    count = serializers.IntegerField(min_value=1, max_value=100)
-
-
-class AssignSerializer(DiceSerializer):
-    assignments = AssignmentSerializer(many=True, allow_empty=False)
-
-
 class PlatoonReplacementsApi(APIView):
     """A platoon's replacements: its last roll, how many are left to assign, and the men on
     their way to its squads."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses={200: PlatoonReplacementsSerializer})
     def get(self, request: Request, unit_id: uuid.UUID) -> Response:
         campaign, platoon = _unit(request, unit_id, umpire=False)
         ledger = replacements.platoon_ledger(campaign.id, platoon.id)
@@ -98,7 +95,7 @@ class PlatoonReplacementsApi(APIView):
 class ReplacementsRequestApi(APIView):
     """Roll a platoon's replacement die (SG2 P.60), from the table's ``dice`` or the server's."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(parameters=[PROMPT_DICE], responses={200: DicePromptSerializer})
     def get(self, request: Request, unit_id: uuid.UUID) -> Response:
         """The dice prompt: the platoon's replacement die, its purpose and the platoon it is
         for; ``?dice=4`` checks a face."""
@@ -110,10 +107,12 @@ class ReplacementsRequestApi(APIView):
             params=query_params(request, platoon_id=platoon.id),
         )
 
-    @extend_schema(request=DiceSerializer, responses={201: dict, 202: JobSerializer})
+    @extend_schema(request=TableDiceSerializer, parameters=[IDEMPOTENCY_KEY], responses=ROLLED)
     def post(self, request: Request, unit_id: uuid.UUID) -> Response:
+        """Roll: 201 and the event with the table's dice, or 202 and the job the server's roll
+        is made by."""
         campaign, platoon = _unit(request, unit_id, umpire=True)
-        body = DiceSerializer(data=request.data)
+        body = TableDiceSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return execute(
             request,
@@ -130,7 +129,18 @@ class ReplacementsAssignApi(APIView):
     squad already checked since its last battle rolls none), or each keyed by its squad; left
     out, the server rolls."""
 
-    @extend_schema(responses=dict)
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "assignments",
+                str,
+                required=True,
+                description='The assignments as JSON: [{"unit_id": "<squad id>", "count": 2}].',
+            ),
+            PROMPT_DICE,
+        ],
+        responses={200: DicePromptSerializer},
+    )
     def get(self, request: Request, unit_id: uuid.UUID) -> Response:
         """The dice prompt for ``?assignments=[{"unit_id": ..., "count": 2}]``: each receiving
         squad's quality-check die in order, with its purpose and the squad it is for."""
@@ -142,10 +152,14 @@ class ReplacementsAssignApi(APIView):
             params=query_params(request, platoon_id=platoon.id),
         )
 
-    @extend_schema(request=AssignSerializer, responses={201: dict, 202: JobSerializer})
+    @extend_schema(
+        request=ReplacementsAssignSerializer, parameters=[IDEMPOTENCY_KEY], responses=ROLLED
+    )
     def post(self, request: Request, unit_id: uuid.UUID) -> Response:
+        """Assign: 201 and the events with the table's dice, or 202 and the job the server's
+        rolls are made by."""
         campaign, platoon = _unit(request, unit_id, umpire=True)
-        body = AssignSerializer(data=request.data)
+        body = ReplacementsAssignSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return execute(
             request,

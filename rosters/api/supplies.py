@@ -7,23 +7,20 @@ import uuid
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.selectors import require_umpire
 from eventlog.api.commands import body_of, execute, params_of
-from eventlog.api.serializers import event_to_json
+from eventlog.api.serializers import EventOutputSerializer, event_to_json
 from eventlog.commands import Outcome
 from eventlog.errors import NotFound
 from rosters import selectors
+from rosters.api.schemas import SuppliesSerializer
+from rosters.api.views import IDEMPOTENCY_KEY
 from rosters.fitness import SuppliesSet
-
-
-class SuppliesSerializer(serializers.Serializer):
-    supplied = serializers.BooleanField(help_text="False: short of supplies (P.61 doubles times).")
-    reason = serializers.CharField(max_length=500, help_text="Why the umpire says so.")
 
 
 def _the_event(outcome: Outcome) -> tuple[int, Any]:
@@ -34,7 +31,11 @@ class SuppliesApi(APIView):
     """Set the supplies of a force (``/forces/<id>/supplies/``) or of a unit and the units under
     it (``/units/<id>/supplies/``)."""
 
-    @extend_schema(request=SuppliesSerializer, responses={201: dict})
+    @extend_schema(
+        request=SuppliesSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: EventOutputSerializer},
+    )
     def post(self, request: Request, kind: str, **ids: uuid.UUID) -> Response:
         (entity_id,) = ids.values()
         campaign_id = selectors.campaign_of(kind, entity_id)

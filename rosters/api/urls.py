@@ -9,6 +9,12 @@ urlpatterns = [
         name="campaign-forces",
     ),
     path("forces/<uuid:force_id>/", views.ForceDetailApi.as_view(), name="force-detail"),
+    path("forces/<uuid:force_id>/units/", views.ForceUnitsApi.as_view(), name="force-units"),
+    path(
+        "forces/<uuid:force_id>/troopers/",
+        views.ForceTroopersApi.as_view(),
+        name="force-troopers",
+    ),
     path("units/<uuid:unit_id>/", views.UnitDetailApi.as_view(), name="unit-detail"),
     path("units/<uuid:unit_id>/history/", views.UnitHistoryApi.as_view(), name="unit-history"),
     path("troopers/<uuid:trooper_id>/", views.TrooperDetailApi.as_view(), name="trooper-detail"),
@@ -26,21 +32,19 @@ urlpatterns = [
         name="unit-supplies",
     ),
 ]
-for action in views.UNIT_ACTIONS:
+for action, adjustment in views.UNIT_ACTIONS.items():
     urlpatterns.append(
         path(
             f"units/<uuid:unit_id>/{action}/",
-            views.UnitAdjustApi.as_view(),
-            {"action": action},
+            views.adjust_api("unit", action, adjustment).as_view(),
             name=f"unit-{action}",
         )
     )
-for action in views.TROOPER_ACTIONS:
+for action, adjustment in views.TROOPER_ACTIONS.items():
     urlpatterns.append(
         path(
             f"troopers/<uuid:trooper_id>/{action}/",
-            views.TrooperAdjustApi.as_view(),
-            {"action": action},
+            views.adjust_api("trooper", action, adjustment).as_view(),
             name=f"trooper-{action}",
         )
     )

@@ -358,12 +358,12 @@ def test_the_battle_log_tells_the_other_side_in_outline_without_dice(
 ):
     played = outline_campaign
     url = f"/api/v1/battles/{played['battle_id']}/log/"
-    red = api_for(played["users"]["Red"]).get(url).json()["log"]
+    red = api_for(played["users"]["Red"]).get(url).json()["results"]
     outlined = [line for line in red if line.get("sight") == "outline"]
     assert "Blue took 2 casualties." in [line["summary"] for line in outlined]
     assert all(line["dice"] == [] for line in outlined)
     assert any("Pte Gareth Rowntree" in line["summary"] for line in red)  # Red's own, whole
-    whole = umpire_api.get(url).json()["log"]
+    whole = umpire_api.get(url).json()["results"]
     assert any("Pte Neil Walsh" in line["summary"] for line in whole)
 
 

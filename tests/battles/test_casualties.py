@@ -40,7 +40,8 @@ def statuses(unit):
 
 def battle_log(api, battle):
     return [
-        line["summary"] for line in api.get(f"/api/v1/battles/{battle['id']}/log/").json()["log"]
+        line["summary"]
+        for line in api.get(f"/api/v1/battles/{battle['id']}/log/").json()["results"]
     ]
 
 

@@ -39,7 +39,7 @@ def test_voiding_a_casualty_brings_the_trooper_back_and_the_log_says_so(
     assert Trooper.objects.get(pk=victim.pk).status == "fit"
     assert Trooper.objects.get(pk=victim.pk).wounds == 0
     assert umpire_api.get(f"/api/v1/units/{squad.id}/").json()["strength"] == strength + 1
-    told = [line["summary"] for line in umpire_api.get(f"{url}log/").json()["log"]]
+    told = [line["summary"] for line in umpire_api.get(f"{url}log/").json()["results"]]
     assert not any("killed" in line for line in told)
     assert told[-1] == (
         f"Voided: an earlier entry (event #{wrong['sequence']}, casualties resolved). "

@@ -116,5 +116,5 @@ def test_the_confidence_test_with_table_dice(battle, umpire_api, campaign):
     assert response.status_code == 201, response.json()
     (event,) = response.json()["events"]
     assert event["type"] == "battles.ConfidenceTested"
-    log = umpire_api.get(f"/api/v1/battles/{battle['id']}/log/").json()["log"]
+    log = umpire_api.get(f"/api/v1/battles/{battle['id']}/log/").json()["results"]
     assert "confidence test" in log[-1]["summary"]

@@ -32,7 +32,7 @@ def treat(api, battle, unit, dice=None, **params):
 
 
 def battle_log(api, battle) -> list[dict]:
-    return api.get(f"/api/v1/battles/{battle['id']}/log/").json()["log"]
+    return api.get(f"/api/v1/battles/{battle['id']}/log/").json()["results"]
 
 
 # Recon Squad 1's second man (members(squad)[1]), the medic in the tests that give the squad one.

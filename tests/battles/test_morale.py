@@ -31,7 +31,7 @@ def participant(battle, unit) -> Participant:
 
 
 def battle_log(api, battle) -> list[str]:
-    return [e["summary"] for e in api.get(f"/api/v1/battles/{battle['id']}/log/").json()["log"]]
+    return [e["summary"] for e in api.get(f"/api/v1/battles/{battle['id']}/log/").json()["results"]]
 
 
 def shake(api, battle, unit, face: int) -> None:

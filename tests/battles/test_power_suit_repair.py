@@ -136,7 +136,7 @@ def test_a_wrecked_suit_is_repaired_after_three_days_doubled_in_the_line(umpire,
     assert (holm().suit_wrecked, holm().suit_repaired_on_day) == (True, 11)
     advance(umpire_api, campaign, 11)
     assert (holm().suit_wrecked, holm().suit_repaired_on_day) == (False, None)
-    history = umpire_api.get(f"/api/v1/units/{squad.id}/history/").json()["history"]
+    history = umpire_api.get(f"/api/v1/units/{squad.id}/history/").json()["results"]
     assert history[-1]["summary"] == (
         "Day 11: Pte Mira Holm's power suit repaired; he is power-armoured again."
     )

@@ -264,7 +264,7 @@ def test_by_default_the_umpire_names_the_regroups_that_persist(
     assert {t.unit_id for t in joining()} == {blue[home].id}
     log = [
         e["summary"]
-        for e in umpire_api.get(f"/api/v1/battles/{regrouped['id']}/log/").json()["log"]
+        for e in umpire_api.get(f"/api/v1/battles/{regrouped['id']}/log/").json()["results"]
     ]
     assert log[-1] == (
         "Recon Squad 2 stays regrouped into Recon Squad 1 after the battle (as the umpire decided)."

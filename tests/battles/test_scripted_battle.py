@@ -189,7 +189,7 @@ def test_a_scripted_battle_with_table_dice(battle_setup, umpire_api):
         for d in event.payload.get("dice", [])
     ]
     assert rolled == [7, 2, 3, 2, 2, 3, 6, 4, 3, 3, 4, 6, 9, 2]
-    log = umpire_api.get(f"{url}log/").json()["log"]
+    log = umpire_api.get(f"{url}log/").json()["results"]
     told = [line["summary"] for line in log]
     assert "Pte Dog wounded. [d8 3, d4 2, d6 4; table]" in told
     assert "Pte Fox killed. [d8 7, d4 2, d6 6; table]" in told

@@ -66,7 +66,7 @@ def test_an_exhausted_unit_cannot_fight_more_than_exhausted(umpire, umpire_api):
 
 def test_the_battle_log_says_why_the_unit_starts_lower(umpire, umpire_api):
     *_, url, _, _ = committed(umpire_api, umpire)
-    lines = [entry["summary"] for entry in umpire_api.get(f"{url}log/").json()["log"]]
+    lines = [entry["summary"] for entry in umpire_api.get(f"{url}log/").json()["results"]]
     assert (
         "Alpha Squad committed for Blue, fresh, starting steady (short of supplies: one "
         "confidence level lower)." in lines

@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
 
 def blue_unit_that_lost_men(server) -> dict:
     """A Blue squad whose strength before the first battle differs from now."""
-    battles = server.api("GET", f"/campaigns/{server.campaign_id}/battles/")
+    battles = server.api("GET", f"/campaigns/{server.campaign_id}/battles/")["results"]
     first = battles[0]["id"]
-    forces = server.api("GET", f"/campaigns/{server.campaign_id}/forces/")
+    forces = server.api("GET", f"/campaigns/{server.campaign_id}/forces/")["results"]
     blue = next(f for f in forces if f["side"] == "Blue")
     tree = server.api("GET", f"/forces/{blue['id']}/")
     then = server.api("GET", f"/forces/{blue['id']}/?as_of_battle={first}&side=before")
@@ -59,7 +59,7 @@ def test_a_player_reads_a_unit_its_charts_and_history_as_it_stood(page, demo_ser
 
 
 def test_a_player_cannot_reach_the_other_sides_details_or_the_umpire_forms(page, demo_server):
-    forces = demo_server.api("GET", f"/campaigns/{demo_server.campaign_id}/forces/")
+    forces = demo_server.api("GET", f"/campaigns/{demo_server.campaign_id}/forces/")["results"]
     red = next(f for f in forces if f["side"] == "Red")
     log_in(page, demo_server, "blue")
     response = page.goto(f"{demo_server.url}/forces/{red['id']}/")
@@ -72,7 +72,10 @@ def test_a_player_cannot_reach_the_other_sides_details_or_the_umpire_forms(page,
 
 def test_the_umpire_runs_an_after_action_and_the_hospital_list_changes(page, demo_server):
     server = demo_server
-    forces = {f["side"]: f for f in server.api("GET", f"/campaigns/{server.campaign_id}/forces/")}
+    forces = {
+        f["side"]: f
+        for f in server.api("GET", f"/campaigns/{server.campaign_id}/forces/")["results"]
+    }
     day = server.api("GET", f"/campaigns/{server.campaign_id}/calendar/")["day"]
     battle = server.api(
         "POST",

@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -35,7 +36,7 @@ post_hooks: []
 
 
 @pytest.fixture(scope="module")
-def muster_client(tmp_path_factory) -> SimpleNamespace:
+def muster_client(tmp_path_factory) -> Iterator[SimpleNamespace]:
     """The generated package, imported: its ``api`` modules and its ``models``."""
     where = tmp_path_factory.mktemp("generated")
     schema = where / "openapi.json"
@@ -164,7 +165,7 @@ def test_a_generated_client_plays_a_campaign(live_server, muster_client, umpire,
     assert isinstance(prompt, m.DicePrompt), prompt
     assert prompt.dice
     assert all(die.die in (4, 6, 8, 10, 12) for die in prompt.dice)
-    faces = []
+    faces: list[int] = []
     while not prompt.complete:
         # The table rolls high for the impact and low for the armour: every hit tells.
         asked_for = prompt.dice[len(faces)]

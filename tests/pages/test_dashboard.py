@@ -55,7 +55,7 @@ def test_the_dashboard_shows_the_day_the_forces_and_the_hospital(
 
 def test_a_player_sees_other_forces_in_outline_only(client, umpire_api, make_user, join, campaign):
     player = make_user("player")
-    forces = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()
+    forces = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()["results"]
     company, militia = forces
     join(campaign.id, player, "player", [militia["id"]])
     client.force_login(player)

@@ -86,7 +86,7 @@ def test_unit_trooper_and_vehicle_pages_read_back(platoon, umpire_api):
     hq = find_unit(platoon, "Platoon HQ")
     vehicle = umpire_api.get(f"/api/v1/vehicles/{hq['vehicles'][0]['id']}/").json()
     assert (vehicle["state"], vehicle["repair_until_day"]) == ("operational", None)
-    history = umpire_api.get(f"/api/v1/units/{first['id']}/history/").json()["history"]
+    history = umpire_api.get(f"/api/v1/units/{first['id']}/history/").json()["results"]
     assert history[0]["summary"] == (
         "Squad raised in 3rd Platoon, quality Veteran, leadership 2, tired, TO&E strength 8."
     )
@@ -100,7 +100,7 @@ def test_the_umpire_sets_quality_and_the_history_says_why(platoon, umpire_api):
     )
     assert response.status_code == 201, response.json()
     assert umpire_api.get(url).json()["quality"] == "regular"
-    last = umpire_api.get(f"{url}history/").json()["history"][-1]
+    last = umpire_api.get(f"{url}history/").json()["results"][-1]
     assert last["summary"] == (
         "Quality set from Green to Regular by the umpire: held the bridge under fire"
     )
@@ -112,7 +112,8 @@ def test_the_umpire_sets_quality_and_the_history_says_why(platoon, umpire_api):
     [
         ("quality", {"quality": "heroic", "reason": "x"}, 400, "unit.unknown_quality"),
         ("quality", {"quality": "green", "reason": "x"}, 400, "unit.unchanged"),
-        ("quality", {"quality": "regular"}, 400, "adjustment.reason_required"),
+        ("quality", {"quality": "regular"}, 400, "invalid.required"),
+        ("quality", {"quality": "regular", "reason": " "}, 400, "adjustment.reason_required"),
         ("leadership", {"leadership": 4, "reason": "x"}, 400, "unit.leadership_range"),
         ("detach", {"reason": "x"}, 409, "unit.not_attached"),
         (
@@ -247,7 +248,7 @@ def test_voiding_an_event_undoes_it_and_the_history_shows_both(platoon, umpire_a
     )
     assert response.status_code == 201, response.json()
     assert umpire_api.get(url).json()["quality"] == "green"
-    history = [h["summary"] for h in umpire_api.get(f"{url}history/").json()["history"]]
+    history = [h["summary"] for h in umpire_api.get(f"{url}history/").json()["results"]]
     assert history[-1] == (
         f"Voided: quality set to Elite (event #{change['sequence']}). "
         "Reason: meant 2nd Section, not 2nd Squad"
@@ -312,7 +313,7 @@ def test_players_observers_and_strangers(
     assert (refused.status_code, refused.json()["code"]) == (403, "campaign.umpire_only")
     # Another player sees the force's name and size, not its details.
     rival = api_for(outsider_player)
-    outline = rival.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()[0]
+    outline = rival.get(f"/api/v1/campaigns/{campaign.id}/forces/").json()["results"][0]
     assert outline == {
         "id": platoon["id"],
         "name": "3rd Platoon",

@@ -164,3 +164,12 @@ def test_a_voided_start_is_not_the_start(linked, umpire_api):
     assert promoted.status_code == 201, promoted.json()
     assert umpire_api.post(f"{url}start/").status_code == 200
     assert _alpha(umpire_api, forces["Blue"], first, "before")["leadership"] == 1
+
+
+def test_a_side_that_is_neither_before_nor_after_is_refused_even_without_a_battle(
+    linked, umpire_api
+):
+    _, forces, *_ = linked
+    for query in ({"side": "during"}, {"side": "during", "as_of": 1}):
+        response = umpire_api.get(f"/api/v1/forces/{forces['Blue'].id}/", query)
+        assert (response.status_code, response.json()["field"]) == (400, "side")

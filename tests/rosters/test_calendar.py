@@ -44,7 +44,7 @@ def test_rest_in_a_safe_area_recovers_a_level_every_two_days_p61(force, umpire_a
     assert unit["starting_confidence"] == "confident"
     history = [
         h["summary"]
-        for h in umpire_api.get(f"/api/v1/units/{first['id']}/history/").json()["history"]
+        for h in umpire_api.get(f"/api/v1/units/{first['id']}/history/").json()["results"]
     ]
     assert history[-2:] == [
         "Day 2: rest and recovery, exhausted to tired.",

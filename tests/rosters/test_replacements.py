@@ -120,7 +120,7 @@ def advance(api, campaign, days: int = 1) -> None:
 
 def history(api, name: str) -> list[str]:
     response = api.get(f"/api/v1/units/{unit(name).id}/history/")
-    return [line["summary"] for line in response.json()["history"]]
+    return [line["summary"] for line in response.json()["results"]]
 
 
 def detail(api, name: str) -> dict:

@@ -60,7 +60,7 @@ def test_the_successor_keeps_his_leadership_unless_the_option_restores_it_p10(
 def test_the_original_leader_back_from_hospital_takes_command_back_p10(umpire, umpire_api):
     alpha = _leader_back_from_hospital(umpire, umpire_api, returning_leader="restore_original")
     assert alpha.leadership == 2
-    history = umpire_api.get(f"/api/v1/units/{alpha.id}/history/").json()["history"]
+    history = umpire_api.get(f"/api/v1/units/{alpha.id}/history/").json()["results"]
     assert history[-1]["summary"] == (
         "Day 7: Sgt Able back on duty from hospital takes command again: leadership 3 -> 2."
     )

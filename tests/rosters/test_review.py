@@ -73,7 +73,7 @@ def test_progression_strength_and_casualties(reviewed, umpire_api):
         "Red": {"killed": 1, "wounded": 1, "captured": 0, "casevaced": 0},
     }
 
-    hospital = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["hospital"]
+    hospital = umpire_api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["results"]
     assert [(h["name"], h["hospital_until_day"]) for h in hospital] == [
         ("Gun Red", 8),
         ("Pte Baker", 9),
@@ -92,12 +92,14 @@ def test_players_see_their_own_forces_only(reviewed, umpire_api, api_for, make_u
     join(campaign.id, player, "player", [forces["Blue"].id])
     api = api_for(player)
     before = store.last_sequence(campaign.id)
-    hospital = api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["hospital"]
+    hospital = api.get(f"/api/v1/campaigns/{campaign.id}/hospital/").json()["results"]
     assert [h["name"] for h in hospital] == ["Pte Baker", "Pte Charlie"]
-    sides = {s["side"]: s for s in api.get(f"{url}casualties/").json()["sides"]}
-    assert {t["name"] for t in sides["Blue"]["troopers"]} == {"Pte Baker", "Pte Charlie", "Pte Dog"}
+    casualties = api.get(f"{url}casualties/").json()
+    sides = {s["side"]: s for s in casualties["sides"]}
+    named = {(t["side"], t["name"]) for t in casualties["results"]}
+    assert named == {("Blue", "Pte Baker"), ("Blue", "Pte Charlie"), ("Blue", "Pte Dog")}
     # Red's losses are counted, not named.
-    assert (sides["Red"]["killed"], sides["Red"]["wounded"], sides["Red"]["troopers"]) == (1, 1, [])
+    assert (sides["Red"]["killed"], sides["Red"]["wounded"]) == (1, 1)
     assert sides["Red"]["sight"] == "outline"
     assert api.get(f"/api/v1/units/{alpha.id}/progression/").status_code == 200
     refused = api.get(f"/api/v1/units/{red.id}/progression/")

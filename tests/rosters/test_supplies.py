@@ -73,7 +73,7 @@ def detail(api, name: str) -> dict:
 
 def history(api, name: str) -> list[str]:
     response = api.get(f"/api/v1/units/{unit(name).id}/history/")
-    return [line["summary"] for line in response.json()["history"]]
+    return [line["summary"] for line in response.json()["results"]]
 
 
 def move(api, name: str, to: str) -> None:
