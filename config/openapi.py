@@ -16,7 +16,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 
-from eventlog.api.serializers import ErrorSerializer
+from eventlog.api.serializers import DicePromptSerializer, ErrorSerializer
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -78,4 +78,14 @@ class MusterAutoSchema(AutoSchema):
             codes.append("404")
         if self.method in WRITES:
             codes += ["409", "413", "415", "422"]
+        elif self._is_dice_prompt():
+            # A prompt follows the command's decision, so it meets the same refusals.
+            codes += ["409", "422"]
         return codes
+
+    def _is_dice_prompt(self) -> bool:
+        found = self.get_response_serializers()
+        if isinstance(found, dict):
+            found = found.get(200, found.get("200"))
+        found = getattr(found, "__class__", found) if not isinstance(found, type) else found
+        return isinstance(found, type) and issubclass(found, DicePromptSerializer)
