@@ -51,9 +51,9 @@ def queue_deliveries(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> N
 def _webhooks_of(campaign_id: uuid.UUID) -> list[tuple[uuid.UUID, list[str]]]:
     """The campaign's webhooks and the event types each wants (empty: all).
 
-    Every append asks, so in one plain statement, kept prepared on PostgreSQL as the append's
-    own statements are: it costs an append about 0.15 ms there, where the ORM's own work would
-    cost half as much again as the append itself (docs/adr/0016-event-feed-and-webhooks.md)."""
+    Every append asks, so in one plain statement, kept prepared on PostgreSQL like the append's
+    own: about 0.15 ms an append there, where the ORM's own work would about double the cost of
+    a one-event append (docs/adr/0016-event-feed-and-webhooks.md)."""
     sql = f"SELECT id, event_types FROM {Webhook._meta.db_table} WHERE campaign_id = %s"
     if connection.vendor == "postgresql":
         with store.server_bound_cursor() as cursor:

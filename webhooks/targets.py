@@ -64,7 +64,10 @@ def parse(url: str) -> Target:
     host is not resolved yet (``addresses`` is empty)."""
     if len(url) > MAX_URL_LENGTH:
         raise _refuse("webhook.url_too_long", f"The URL is longer than {MAX_URL_LENGTH}.")
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # an unclosed [IPv6 address], say
+        raise _refuse("webhook.url_host", "The URL's host is not well formed.") from None
     if parts.scheme not in ("http", "https"):
         raise _refuse("webhook.url_scheme", "A webhook URL starts with https:// or http://.")
     if not parts.hostname:
@@ -103,7 +106,7 @@ def resolve(target: Target) -> Target:
     delivery) or is turned into a 400 by :func:`check_for_registration`."""
     try:
         found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError) as exc:
+    except (OSError, UnicodeError, ValueError) as exc:
         raise DeliveryFailed(f"{target.host} does not resolve: {exc}") from None
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in found))
     if not settings.MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES:

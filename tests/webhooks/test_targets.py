@@ -17,6 +17,7 @@ from webhooks import targets
         ("gopher://127.0.0.1:6379/_INFO", "webhook.url_scheme"),
         ("example.org/hook", "webhook.url_scheme"),
         ("https:///hook", "webhook.url_host"),
+        ("http://[::1/hook", "webhook.url_host"),
         ("https://user:pass@example.org/hook", "webhook.url_credentials"),
         ("https://example.org:99999/hook", "webhook.url_port"),
         ("https://example.org/" + "a" * 2000, "webhook.url_too_long"),
