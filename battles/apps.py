@@ -11,6 +11,7 @@ class BattlesConfig(AppConfig):
             after_action,
             casualties,
             events,
+            fire,
             medical,
             morale,
             projections,

@@ -292,7 +292,7 @@ class InBattleProjection(Projection):
     @Projection.handles("battles.CasualtiesResolved")
     def casualties_resolved(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
-        cause = "by fire" if p["mode"] == "allocate" else "in action"
+        cause = "by fire" if p["mode"] in ("allocate", "quick_and_dirty") else "in action"
         by_unit = _apply_casualties(rows, event, p["casualties"], cause)
         for unit_id, fates in by_unit.items():
             _unit_casualty_history(rows, event, unit_id, fates, p["casualties"])

@@ -84,6 +84,12 @@ class CasualtiesProjection(Projection):
                 f"{name} took {hits} potential hit{'s' if hits != 1 else ''} (impact "
                 f"d{p['impact_die']}, {p['cover']} cover, {missed} without effect): {told}."
             )
+        elif p["mode"] == "quick_and_dirty":
+            hits = p["potential_hits"]
+            summary = (
+                f"{name} took {hits} hit{'s' if hits != 1 else ''} of quick-and-dirty fire, each "
+                f"figure hit wounded until a medic checks him (P.36): {told}."
+            )
         else:
             summary = f"{name}, casualties named by the umpire: {told}."
         summary += _leaders_down_text(rows, p["leaders_down"])

@@ -647,7 +647,6 @@ class SG2Options:
         metadata=option(
             description="How direct fire is resolved; the same for every player all battle",
             source="SG2 P.36",
-            applies_to="sg2.fire_combat",
         ),
     )
     qd_leftover_roll: bool = field(
@@ -655,7 +654,6 @@ class SG2Options:
         metadata=option(
             description="Quick-and-dirty fire rolls for left-over hits",
             source="SG2 P.36",
-            applies_to="sg2.fire_combat",
         ),
     )
     artillery_attack_alone_triggers_test: bool = field(

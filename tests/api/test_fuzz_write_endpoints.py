@@ -24,6 +24,7 @@ from eventlog.models import Event
 from rosters.models import Force, Trooper, Unit
 from tests.battles.test_after_action import BLUE, RED
 from tests.factories import campaign_for
+from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
 
@@ -76,9 +77,15 @@ def shaped_bodies(fields: tuple[str, ...]) -> st.SearchStrategy[Any]:
 
 
 @pytest.fixture
-def world(umpire, umpire_api) -> dict[str, str]:
-    """A campaign with two forces, a battle under way and one planned: the ids paths need."""
+def world(umpire, umpire_api, settings) -> dict[str, str]:
+    """A campaign with two forces, a battle under way and one planned, and a webhook with its
+    deliveries (to a port where nothing listens): the ids paths need."""
+    settings.MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
     campaign = campaign_for(umpire, name="Fuzzed")
+    webhook = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/webhooks/", {"url": "http://127.0.0.1:9/hook"}
+    )
+    assert webhook.status_code == 201, webhook.json()
     for text in (BLUE, RED):
         response = umpire_api.post(f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": text})
         assert response.status_code == 201, response.json()
@@ -108,6 +115,10 @@ def world(umpire, umpire_api) -> dict[str, str]:
             f"/api/v1/campaigns/{campaign.id}/invitations/",
             {"username": "fuzzed-invitee", "role": "observer"},
         ).json()["id"],
+        "webhook_id": webhook.json()["id"],
+        "delivery_id": str(
+            Delivery.objects.filter(webhook_id=webhook.json()["id"]).values_list("id", flat=True)[0]
+        ),
     }
 
 

@@ -49,7 +49,9 @@ def test_unknown_urls_answer_with_a_json_error(client, settings):
 
 def test_a_token_is_obtained_with_username_and_password(client, umpire):
     response = client.post(
-        "/api/v1/auth/token/", {"username": "umpire", "password": "correct horse battery"}
+        "/api/v1/auth/token/",
+        {"username": "umpire", "password": "correct horse battery"},
+        content_type="application/json",
     )
     assert response.status_code == 200
     token = response.json()["token"]

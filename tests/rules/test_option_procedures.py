@@ -22,7 +22,8 @@ from rules.sg2.options import SG2Options, UnsuppliedEffect
 
 def test_an_option_names_the_procedure_it_waits_for_in_the_schema():
     sg2 = options_schema("sg2")["properties"]
-    assert sg2["fire_method"]["x-applies-to"] == "sg2.fire_combat"
+    assert sg2["max_support_weapons"]["x-applies-to"] == "sg2.fire_combat"
+    assert "x-applies-to" not in sg2["fire_method"]  # direct_fire reads it
     assert sg2["support_factors"]["x-applies-to"] == "sg2.fire_support"
     assert sg2["fae"]["x-applies-to"] == "sg2.fae"
     # An option the service honours names no procedure.
