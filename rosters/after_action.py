@@ -9,12 +9,13 @@ own record of each battle (:class:`~rosters.models.RosterBattle`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Read, Rows, register
 from eventlog.store import StoredEvent
 from rosters.in_battle import battle_name
-from rosters.models import Trooper, Unit, Vehicle
+from rosters.models import RosterBattle, Trooper, Unit, Vehicle
 from rosters.projections import service_record, unit_history
 from rosters.vocabulary import TrooperStatus, UnitStatus, VehicleState
 from rosters.wording import capitalised, faces
@@ -124,6 +125,43 @@ def _suit_repair_time(p: dict[str, Any], suit: dict[str, Any]) -> str:
     return f"{days}, doubled {' and '.join(where)}: {suit['days']}"
 
 
+# What the steps read, named so that the rows of a whole after-action (a company's units, its
+# troopers, its vehicles) load in one query per table (``Projection.handles``, ``reads``).
+
+
+def _unit_in_battle(event: StoredEvent) -> Iterator[Read]:
+    yield Unit, event.payload["unit_id"]
+    yield RosterBattle, event.payload["battle_id"]
+
+
+def _unit_and_its_men(event: StoredEvent) -> Iterator[Read]:
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, t) for t in event.payload.get("trooper_ids", ()))
+
+
+def _unit_and_the_recovered(event: StoredEvent) -> Iterator[Read]:
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, r["trooper_id"]) for r in event.payload["troopers"])
+
+
+def _unit_and_its_vehicles(event: StoredEvent) -> Iterator[Read]:
+    yield from _unit_in_battle(event)
+    yield from ((Vehicle, v["vehicle_id"]) for v in event.payload["vehicles"])
+
+
+def _unit_and_the_suits(event: StoredEvent) -> Iterator[Read]:
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, suit["trooper_id"]) for suit in event.payload["suits"])
+
+
+def _the_vehicle(event: StoredEvent) -> Iterator[Read]:
+    yield Vehicle, event.payload["vehicle_id"]
+
+
+def _the_trooper(event: StoredEvent) -> Iterator[Read]:
+    yield Trooper, event.payload["trooper_id"]
+
+
 @register
 class AfterActionProjection(Projection):
     """Units, troopers and vehicles after the action and during repairs, and their histories
@@ -133,7 +171,7 @@ class AfterActionProjection(Projection):
     # 4: wrecked power suits sent for repair and repaired (P.40, option pa_suit_repair_days)
     version = 4
 
-    @Projection.handles("battles.QualityPointsAwarded")
+    @Projection.handles("battles.QualityPointsAwarded", reads=_unit_in_battle)
     def quality_points(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:
@@ -148,7 +186,7 @@ class AfterActionProjection(Projection):
         summary = _quality_summary(rows, p)
         unit_history(rows, event, p["unit_id"], summary, changes, battle_id=p["battle_id"])
 
-    @Projection.handles("battles.UnitFatigueDropped")
+    @Projection.handles("battles.UnitFatigueDropped", reads=_unit_and_its_men)
     def fatigue_dropped(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:
@@ -191,7 +229,7 @@ class AfterActionProjection(Projection):
             battle_id=p["battle_id"],
         )
 
-    @Projection.handles("battles.WithdrawalTested")
+    @Projection.handles("battles.WithdrawalTested", reads=_unit_in_battle)
     def withdrawal_tested(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
@@ -222,7 +260,7 @@ class AfterActionProjection(Projection):
             dice=p["dice"],
         )
 
-    @Projection.handles("battles.CasualtiesRecovered")
+    @Projection.handles("battles.CasualtiesRecovered", reads=_unit_and_the_recovered)
     def casualties_recovered(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         where = battle_name(rows, p["battle_id"])
@@ -256,7 +294,7 @@ class AfterActionProjection(Projection):
                 dice=p["dice"],
             )
 
-    @Projection.handles("battles.VehiclesRecovered")
+    @Projection.handles("battles.VehiclesRecovered", reads=_unit_and_its_vehicles)
     def vehicles_recovered(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         lines = []
@@ -278,7 +316,7 @@ class AfterActionProjection(Projection):
                 battle_id=p["battle_id"],
             )
 
-    @Projection.handles("battles.VehicleRepairStarted")
+    @Projection.handles("battles.VehicleRepairStarted", reads=_the_vehicle)
     def repair_started(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         vehicle = rows.get(Vehicle, p["vehicle_id"])
@@ -294,7 +332,7 @@ class AfterActionProjection(Projection):
             {"vehicle": [p["vehicle_id"], vehicle["state"], p["repair_until_day"]]},
         )
 
-    @Projection.handles("battles.VehicleRepaired")
+    @Projection.handles("battles.VehicleRepaired", reads=_the_vehicle)
     def repaired(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         vehicle = rows.get(Vehicle, p["vehicle_id"])
@@ -312,7 +350,7 @@ class AfterActionProjection(Projection):
             {"vehicle": [p["vehicle_id"], p["state_before"], VehicleState.OPERATIONAL.value]},
         )
 
-    @Projection.handles("battles.PowerSuitsSentForRepair")
+    @Projection.handles("battles.PowerSuitsSentForRepair", reads=_unit_and_the_suits)
     def suits_sent_for_repair(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         where = battle_name(rows, p["battle_id"])
@@ -342,7 +380,7 @@ class AfterActionProjection(Projection):
                 battle_id=p["battle_id"],
             )
 
-    @Projection.handles("rosters.PowerSuitRepaired")
+    @Projection.handles("rosters.PowerSuitRepaired", reads=_the_trooper)
     def suit_repaired(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         trooper = rows.get(Trooper, p["trooper_id"])

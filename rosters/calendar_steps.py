@@ -4,6 +4,8 @@ rested."""
 
 from __future__ import annotations
 
+import uuid
+
 from campaigns.calendar import calendar_step
 from campaigns.models import Campaign
 from eventlog import store
@@ -52,14 +54,18 @@ def leadership_when_fallen(campaign: Campaign) -> dict[tuple[str, str], int]:
 
 
 def _returned(
-    trooper: Trooper, day: int, fallen: dict[tuple[str, str], int] | None
+    trooper: Trooper,
+    day: int,
+    fallen: dict[tuple[str, str], int] | None,
+    units: dict[uuid.UUID, Unit],
 ) -> events.TrooperReturnedToDuty:
     """Back on duty; his unit's original leader takes command back if ``fallen`` (option
-    ``returning_leader = restore_original``) says his fall handed it to a successor."""
+    ``returning_leader = restore_original``) says his fall handed it to a successor. ``units``
+    holds the units of the leaders coming back."""
     restored = None
     if fallen is not None and trooper.role == TrooperRole.LEADER:
         restored = fallen.get((str(trooper.unit_id), str(trooper.id)))
-    unit = Unit.objects.filter(pk=trooper.unit_id).first() if restored is not None else None
+    unit = units.get(trooper.unit_id) if restored is not None else None
     return events.TrooperReturnedToDuty(
         trooper_id=trooper.id,
         day=day,
@@ -80,13 +86,16 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
     options = parse_options(campaign.ruleset, campaign.options)
     restore = getattr(options, "returning_leader", None) == "restore_original"
     fallen = leadership_when_fallen(campaign) if restore and due else None
+    units: dict[uuid.UUID, Unit] = {}
+    if fallen:
+        leading = {t.unit_id for t in due if t.role == TrooperRole.LEADER}
+        units = {u.id: u for u in Unit.objects.filter(pk__in=leading)} if leading else {}
     returned = []
     for t in due:
         until = t.hospital_until_day
         assert until is not None  # the filter on it left out the troopers without one
-        returned.append(
-            NewEvent.of(_returned(t, max(until, from_day), fallen), stream=f"trooper:{t.id}")
-        )
+        payload = _returned(t, max(until, from_day), fallen, units)
+        returned.append(NewEvent.of(payload, stream=f"trooper:{t.id}"))
     return returned
 
 

@@ -483,7 +483,7 @@ class BetweenBattlesProjection(Projection):
             {"status": [unit["status"], p["to"]]},
         )
 
-    @Projection.handles("rosters.UnitRested")
+    @Projection.handles("rosters.UnitRested", reads=lambda e: [(Unit, e.payload["unit_id"])])
     def unit_rested(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
@@ -515,7 +515,9 @@ class BetweenBattlesProjection(Projection):
                 {"fatigue": [p["fatigue_before"], p["fatigue_after"]]},
             )
 
-    @Projection.handles("rosters.TrooperReturnedToDuty")
+    @Projection.handles(
+        "rosters.TrooperReturnedToDuty", reads=lambda e: [(Trooper, e.payload["trooper_id"])]
+    )
     def trooper_returned(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         trooper = rows.get(Trooper, p["trooper_id"])

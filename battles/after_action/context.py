@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_stream
 from campaigns.models import Campaign
@@ -39,6 +41,9 @@ class AfterActionContext:
     sides: dict[str, BattleSide] = field(default_factory=dict)
     participants: list[Participant] = field(default_factory=list)
     units: dict[uuid.UUID, Unit] = field(default_factory=dict)
+    # Every unit of the battle's forces (those its sides name and those its units belong to),
+    # in the rows' order (force, place in the roster).
+    force_units: list[Unit] = field(default_factory=list)
     troopers: dict[uuid.UUID, list[Trooper]] = field(default_factory=dict)
     vehicles: dict[uuid.UUID, list[Vehicle]] = field(default_factory=dict)
     # Troopers named by any event of the battle: those who took part even if now dead or gone.
@@ -53,9 +58,17 @@ class AfterActionContext:
     def load(cls, campaign: Campaign, battle: Battle) -> AfterActionContext:
         participants = list(Participant.objects.filter(battle_id=battle.id).order_by("key"))
         unit_ids = [p.unit_id for p in participants]
-        units = {u.id: u for u in Unit.objects.filter(id__in=unit_ids)}
         sides = {s.side: s for s in BattleSide.objects.filter(battle_id=battle.id)}
-        participants.sort(key=reading_order(participants, units, sides))
+        # Every unit of the forces the battle names, and of those its units belong to, read
+        # at once: the participants, the trees they sit in and the units that did not fight.
+        side_forces = [f for side in sides.values() for f in side.force_ids]
+        their_forces = Unit.objects.filter(id__in=unit_ids).values("force_id")
+        force_units = list(
+            Unit.objects.filter(Q(force_id__in=their_forces) | Q(force_id__in=side_forces))
+        )
+        by_id = {u.id: u for u in force_units}
+        units = {u: by_id[u] for u in unit_ids if u in by_id}
+        participants.sort(key=reading_order(participants, units, sides, by_id))
         troopers: dict[uuid.UUID, list[Trooper]] = {u: [] for u in unit_ids}
         for trooper in Trooper.objects.filter(unit_id__in=unit_ids).order_by("order"):
             troopers[trooper.unit_id].append(trooper)
@@ -70,6 +83,7 @@ class AfterActionContext:
             sides=sides,
             participants=participants,
             units=units,
+            force_units=force_units,
             troopers=troopers,
             vehicles=vehicles,
             touched=touched,
@@ -102,7 +116,10 @@ class AfterActionContext:
 
 
 def reading_order(
-    participants: list[Participant], units: dict[uuid.UUID, Unit], sides: dict[str, BattleSide]
+    participants: list[Participant],
+    units: dict[uuid.UUID, Unit],
+    sides: dict[str, BattleSide],
+    force_units: dict[uuid.UUID, Unit],
 ) -> Callable[[Participant], tuple[Any, ...]]:
     """The sort key that puts a battle's units in the order its table dice go to them.
 
@@ -111,9 +128,10 @@ def reading_order(
     first, as the roster file and ``GET /forces/{id}/`` list it (a platoon's squads all come
     before the next platoon's). Siblings go by their place in the roster, then (a tie no roster
     makes) by name and id, so the order never depends on how the rows happen to be stored.
+    ``force_units`` holds every unit of the participants' forces, by id.
     """
     force_ids = {units[p.unit_id].force_id for p in participants}
-    tree = {u.id: u for u in Unit.objects.filter(force_id__in=force_ids)}
+    tree = {i: u for i, u in force_units.items() if u.force_id in force_ids}
 
     def path(unit: Unit) -> tuple[tuple[int, str, str], ...]:
         steps: list[tuple[int, str, str]] = []

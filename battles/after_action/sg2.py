@@ -221,11 +221,17 @@ def _fatigue_of_units_that_did_not_fight(ctx: AfterActionContext) -> list[UnitFa
     level drops one; with ``participants`` (the default) they keep theirs. They fought no
     action, so no trooper counts a battle and their R&R count stands."""
     fought = {p.unit_id for p in ctx.participants}
-    force_ids = [str(f) for side in ctx.sides.values() for f in side.force_ids]
-    others = Unit.objects.filter(force_id__in=force_ids).exclude(id__in=fought)
-    others = others.exclude(status=UnitStatus.DISBANDED).exclude(fatigue="")
+    force_ids = [uuid.UUID(str(f)) for side in ctx.sides.values() for f in side.force_ids]
+    others = [
+        u
+        for u in ctx.force_units
+        if u.force_id in force_ids
+        and u.id not in fought
+        and u.status != UnitStatus.DISBANDED
+        and u.fatigue != ""
+    ]
     out = []
-    for unit in sorted(others, key=lambda u: (force_ids.index(str(u.force_id)), u.order, u.name)):
+    for unit in sorted(others, key=lambda u: (force_ids.index(u.force_id), u.order, u.name)):
         before = _fatigue(unit.fatigue)
         assert before is not None  # units without a fatigue level are left out above
         after = fatigue_after_battle(

@@ -100,17 +100,22 @@ def replacements_arrive(campaign: Campaign, from_day: int, to_day: int) -> list[
         (p for p in pending if p.arrives_on_day <= to_day),
         key=lambda p: (p.arrives_on_day, p.sequence),
     )
+    # The squads' rows and men, read for all the arrivals at once.
+    squad_ids = {item.unit_id for item in due}
+    units = {str(u.id): u for u in Unit.objects.filter(pk__in=squad_ids)} if due else {}
+    members: dict[str, list[Trooper]] = {}
+    if due:
+        for trooper in Trooper.objects.filter(unit_id__in=squad_ids).order_by("order"):
+            members.setdefault(str(trooper.unit_id), []).append(trooper)
     new: list[NewEvent] = []
     for item in due:
-        unit = Unit.objects.filter(pk=item.unit_id).first()
-        members = list(Trooper.objects.filter(unit_id=item.unit_id).order_by("order"))
         new.extend(
             enlist(
                 item,
                 max(item.arrives_on_day, from_day),
                 arrived,
-                unit=unit,
-                members=members,
+                unit=units.get(str(item.unit_id)),
+                members=members.get(str(item.unit_id), []),
                 new_id=_fresh_id,
             )
         )

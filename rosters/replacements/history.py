@@ -3,10 +3,10 @@ arrivals on the rosters projection's rows."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Read, Rows, register
 from eventlog.store import StoredEvent
 from rosters.models import Trooper, Unit
 from rosters.projections import service_record, unit_history
@@ -84,6 +84,21 @@ def check_text(check: Mapping[str, Any], count: int) -> str:
     return f"no quality check: {before} units do not drop further"
 
 
+def _the_platoon(event: StoredEvent) -> Iterator[Read]:
+    yield Unit, event.payload["platoon_id"]
+
+
+def _the_platoon_and_its_squads(event: StoredEvent) -> Iterator[Read]:
+    yield from _the_platoon(event)
+    yield from ((Unit, a["unit_id"]) for a in event.payload["assignments"])
+
+
+def _the_squad_and_its_new_men(event: StoredEvent) -> Iterator[Read]:
+    yield from _the_platoon(event)
+    yield Unit, event.payload["unit_id"]
+    yield from ((Trooper, t) for t in event.payload["trooper_ids"])
+
+
 @register
 class ReplacementsProjection(Projection):
     """Replacements in the histories of platoons and squads; quality drops and arrivals on the
@@ -92,7 +107,7 @@ class ReplacementsProjection(Projection):
     name = "rosters.replacements"
     version = 2
 
-    @Projection.handles(ROLLED)
+    @Projection.handles(ROLLED, reads=_the_platoon)
     def rolled(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["platoon_id"]) is None:
@@ -114,7 +129,7 @@ class ReplacementsProjection(Projection):
             dice=p["dice"],
         )
 
-    @Projection.handles(ASSIGNED)
+    @Projection.handles(ASSIGNED, reads=_the_platoon_and_its_squads)
     def assigned(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         platoon = rows.get(Unit, p["platoon_id"])
@@ -165,7 +180,7 @@ class ReplacementsProjection(Projection):
             dice=p["dice"],
         )
 
-    @Projection.handles(ARRIVED)
+    @Projection.handles(ARRIVED, reads=_the_squad_and_its_new_men)
     def arrived(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
