@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import uuid
 from collections.abc import Iterable
-from itertools import groupby
 from typing import Any, ClassVar
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -35,6 +34,7 @@ from eventlog.api.pagination import (
     OFFSET_PAGE_PARAMETERS,
     PAGE_DEFAULT,
     PAGE_MAX,
+    event_lines_page,
     int_param,
     offset_page,
     offset_page_of,
@@ -377,22 +377,9 @@ LOG_PAGE_PARAMETERS = [
 
 
 def log_page(request: Request, lines: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """A page of a battle's log: ``limit`` lines, or a few more so that the lines one event
-    tells are never split between pages (the cursor is the event's sequence)."""
+    """A page of a battle's log, never splitting the lines of one event."""
     limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-    taken: list[dict[str, Any]] = []
-    more = False
-    for _, told in groupby(lines, key=lambda line: line["sequence"]):
-        if len(taken) >= limit:
-            more = True
-            break
-        taken.extend(told)
-    following = None
-    if more:
-        query = request.query_params.copy()
-        query["after"], query["limit"] = str(taken[-1]["sequence"]), str(limit)
-        following = request.build_absolute_uri(request.path + "?" + query.urlencode())
-    return {"results": taken, "next": following}
+    return event_lines_page(request, lines, limit=limit)
 
 
 class BattleLogApi(APIView):

@@ -19,6 +19,7 @@ from campaigns.selectors import require_umpire
 from campaigns.visibility import Reader, events_as_seen, job_as_seen, reader_get
 from eventlog import catalogue, feed, store
 from eventlog.api.commands import execute
+from eventlog.api.pagination import PAGE_DEFAULT, PAGE_MAX, int_param
 from eventlog.api.serializers import (
     EventInputSerializer,
     EventOutputSerializer,
@@ -28,27 +29,9 @@ from eventlog.api.serializers import (
     event_to_json,
 )
 from eventlog.commands import Outcome
-from eventlog.errors import CommandError, NotFound
+from eventlog.errors import NotFound
 from eventlog.models import Job
 from eventlog.services import EventAppend, EventVoid
-
-PAGE_DEFAULT = 100
-PAGE_MAX = 1000
-
-
-def _int_param(request: Request, name: str, default: int, *, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise CommandError(
-            "invalid.integer", f"{name} must be a whole number.", field=name
-        ) from None
-    if not low <= value <= high:
-        raise CommandError("invalid.range", f"{name} must be {low} to {high}.", field=name)
-    return value
 
 
 class CampaignEventsApi(APIView):
@@ -75,9 +58,9 @@ class CampaignEventsApi(APIView):
         """Each event as the reader may see it (``campaigns.visibility``): whole, or in outline
         in its place; the cursor and ``last_sequence`` count every event all the same."""
         reader = reader_get(user=request.user, campaign_id=campaign_id)
-        after = _int_param(request, "after", 0, low=0, high=store.MAX_SEQUENCE)
-        limit = _int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-        wait = _int_param(request, "wait", 0, low=0, high=settings.MUSTER_EVENTS_MAX_WAIT_SECONDS)
+        after = int_param(request, "after", 0, low=0, high=store.MAX_SEQUENCE)
+        limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
+        wait = int_param(request, "wait", 0, low=0, high=settings.MUSTER_EVENTS_MAX_WAIT_SECONDS)
         if not wait:
             return Response(self._page(request, reader, campaign_id, after=after, limit=limit))
         deadline = time.monotonic() + wait

@@ -14,8 +14,9 @@ named, rather than quietly replaced by the default.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from itertools import groupby
 from typing import Any, TypeVar
 
 from django.db.models import QuerySet
@@ -91,6 +92,25 @@ def sequence_page(
         "results": items,
         "next": _url_with(request, after=sequence_of(items[-1]), limit=limit) if more else None,
     }
+
+
+def event_lines_page(
+    request: Request, lines: Iterable[dict[str, Any]], *, limit: int
+) -> dict[str, Any]:
+    """A page of lines told by the log's events, in sequence order: ``limit`` lines, or a few
+    more so that the lines one event tells are never split between pages (the cursor, ``after``,
+    is the event's sequence)."""
+    taken: list[dict[str, Any]] = []
+    more = False
+    for _, told in groupby(lines, key=lambda line: line["sequence"]):
+        if len(taken) >= limit:
+            more = True
+            break
+        taken.extend(told)
+    following = (
+        _url_with(request, after=taken[-1]["sequence"], limit=limit) if more and taken else None
+    )
+    return {"results": taken, "next": following}
 
 
 OFFSET_PAGE_PARAMETERS = [

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
 
 from drf_spectacular.utils import (
@@ -36,6 +35,7 @@ from eventlog.api.pagination import (
     PAGE_DEFAULT,
     PAGE_MAX,
     SEQUENCE_PAGE_PARAMETERS,
+    event_lines_page,
     int_param,
     offset_page,
     offset_page_of,
@@ -308,22 +308,8 @@ class UnitDetailApi(RosterEntityApi):
 def history_page(
     request: Request, lines: Iterable[dict[str, Any]], *, limit: int
 ) -> dict[str, Any]:
-    """A page of a unit's history: ``limit`` lines, or a few more so that the lines one event
-    tells the unit are never split between pages (the cursor is the event's sequence)."""
-    taken: list[dict[str, Any]] = []
-    more = False
-    for _, told in groupby(lines, key=lambda line: line["sequence"]):
-        if len(taken) >= limit:
-            more = True
-            break
-        taken.extend(told)
-    following = None
-    if more:
-        query = request.query_params.copy()
-        query["after"] = str(taken[-1]["sequence"])
-        query["limit"] = str(limit)
-        following = request.build_absolute_uri(request.path + "?" + query.urlencode())
-    return {"results": taken, "next": following}
+    """A page of a unit's history, never splitting the lines one event tells the unit."""
+    return event_lines_page(request, lines, limit=limit)
 
 
 @extend_schema_view(
