@@ -42,12 +42,12 @@ class MusterAutoSchema(AutoSchema):
     def _is_list_view(self, serializer: Any = None) -> bool:
         # A page of a list (eventlog.api.pagination) is a list to a client: its operation is
         # named ``..._list``, not ``..._retrieve``.
-        if serializer is None and self.method == "GET":
-            found = self.get_response_serializers()
-            if isinstance(found, dict):
-                found = found.get(200, found.get("200"))
-            if getattr(found, "is_page", False):
-                return True
+        if (
+            serializer is None
+            and self.method == "GET"
+            and getattr(self._success_serializer(), "is_page", False)
+        ):
+            return True
         return super()._is_list_view(serializer)
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
@@ -84,8 +84,11 @@ class MusterAutoSchema(AutoSchema):
         return codes
 
     def _is_dice_prompt(self) -> bool:
+        found = self._success_serializer()
+        found = found if isinstance(found, type) else type(found)
+        return issubclass(found, DicePromptSerializer)
+
+    def _success_serializer(self) -> Any:
+        """What the operation declares it answers with 200 (a class or an instance)."""
         found = self.get_response_serializers()
-        if isinstance(found, dict):
-            found = found.get(200, found.get("200"))
-        found = getattr(found, "__class__", found) if not isinstance(found, type) else found
-        return isinstance(found, type) and issubclass(found, DicePromptSerializer)
+        return found.get(200, found.get("200")) if isinstance(found, dict) else found

@@ -130,23 +130,34 @@ SEQUENCE_PAGE_PARAMETERS = [
 ]
 
 
-@cache
-def offset_page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
-    """The schema of an offset page of ``item``s (named ``<Item>Page``)."""
-    name = item.__name__.removesuffix("Serializer") + "Page"
+def _page_schema(
+    item: type[serializers.Serializer], suffix: str, how: str, fields: dict[str, Any]
+) -> type[serializers.Serializer]:
+    base = item.__name__.removesuffix("Serializer")
     return type(
-        name,
+        base + suffix,
         (serializers.Serializer,),
         {
             "__module__": item.__module__,
-            "__doc__": f"A page of {item.__name__.removesuffix('Serializer')} by offset.",
+            "__doc__": f"A page of {base} {how}.",
             "is_page": True,
-            "count": serializers.IntegerField(help_text="How many there are in all."),
-            "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
-            "previous": serializers.URLField(
-                allow_null=True, help_text="The previous page, if any."
-            ),
+            **fields,
             "results": item(many=True),
+        },
+    )
+
+
+@cache
+def offset_page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The schema of an offset page of ``item``s (named ``<Item>Page``)."""
+    return _page_schema(
+        item,
+        "Page",
+        "by offset",
+        {
+            "count": serializers.IntegerField(help_text="How many there are in all."),
+            "next": _link("The next page, if any."),
+            "previous": _link("The previous page, if any."),
         },
     )
 
@@ -154,15 +165,8 @@ def offset_page_of(item: type[serializers.Serializer]) -> type[serializers.Seria
 @cache
 def sequence_page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
     """The schema of a by-sequence page of ``item``s (named ``<Item>LogPage``)."""
-    name = item.__name__.removesuffix("Serializer") + "LogPage"
-    return type(
-        name,
-        (serializers.Serializer,),
-        {
-            "__module__": item.__module__,
-            "__doc__": f"A page of {item.__name__.removesuffix('Serializer')} in log order.",
-            "is_page": True,
-            "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
-            "results": item(many=True),
-        },
-    )
+    return _page_schema(item, "LogPage", "in log order", {"next": _link("The next page, if any.")})
+
+
+def _link(help_text: str) -> serializers.URLField:
+    return serializers.URLField(allow_null=True, help_text=help_text)
