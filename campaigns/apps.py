@@ -8,6 +8,7 @@ class CampaignsConfig(AppConfig):
     def ready(self) -> None:
         # Importing the command modules registers their commands (and the event types).
         from campaigns import (  # noqa: F401
+            branches,
             calendar,
             dice_epochs,
             dice_tray,

@@ -69,6 +69,7 @@ class DiceEpochClose(Command[DiceEpochCloseParams, CampaignSeed]):
     reveal, so anyone could read them before they are rolled."""
 
     name = "campaigns.dice_epoch_close"
+    replayable = False  # about the installation (an account, a seed), not the game
     Params = DiceEpochCloseParams
     invalid_code = "dice.invalid"
 

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from eventlog.catalogue import EventPayload, event_type
 from rules.dice import Roll
@@ -28,6 +28,19 @@ class DieRoll(EventPayload):
         default=False,
         description="Rolled because the book says to, though no face could change the outcome.",
     )
+    afresh: bool = Field(
+        default=False,
+        description="Rolled afresh in a branch, from the branch's own seed, where the original "
+        "never rolled this die for this purpose; every other die of a branch is the original's.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _afresh_only_when_so(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # Only a branch rolls afresh: every other roll is stored as it always was.
+        data: dict[str, object] = handler(self)
+        if not self.afresh:
+            data.pop("afresh", None)
+        return data
 
     @model_validator(mode="after")
     def _face_fits_die(self) -> DieRoll:
@@ -46,9 +59,24 @@ def dice_json(rolls: Iterable[Roll]) -> list[DieRoll]:
             source=roll.source.value,
             counter=roll.counter,
             moot=roll.moot,
+            afresh=roll.afresh,
         )
         for roll in rolls
     ]
+
+
+class BranchOrigin(EventPayload):
+    """Where a branch comes from: its original, the point of the original's log it starts from,
+    the original's last event when it was made, and the options it changes."""
+
+    campaign_id: uuid.UUID
+    sequence: int = Field(ge=1, description="The last event of the original the branch copies.")
+    original_last_sequence: int = Field(
+        ge=1, description="The original's last event when the branch was made: what it re-runs."
+    )
+    point: str = Field(max_length=300, description="The point in words (before battle 2, say).")
+    option_changes: dict[str, object] = Field(default_factory=dict)
+    branched_by: int = Field(description="The umpire who made the branch.")
 
 
 @event_type("campaigns.CampaignCreated", stream="campaign")
@@ -69,6 +97,21 @@ class CampaignCreated(EventPayload):
         pattern="^[0-9a-f]{64}$",
         description="SHA-256 of the campaign's dice seed, published so rolls can be verified.",
     )
+    branch_of: BranchOrigin | None = Field(
+        default=None, description="Set when the campaign is a branch of another (what-if)."
+    )
+
+
+@event_type("campaigns.BranchCommandRefused", stream="campaign")
+class BranchCommandRefused(EventPayload):
+    """A command of the original that the branch's rules refused when it was run again: the
+    branch went on without it."""
+
+    original_command_id: uuid.UUID
+    command: str = Field(max_length=100)
+    code: str = Field(max_length=100)
+    message: str = Field(max_length=2000)
+    field: str | None = Field(default=None, max_length=200)
 
 
 class Reference(EventPayload):

@@ -564,6 +564,7 @@ class ApiClientCreate(Command[ApiClientParams, ApiClientState]):
     ``read_only`` is false, and expires like any other (``expires_in_days``)."""
 
     name = "campaigns.api_client_create"
+    replayable = False  # about the installation (an account, a seed), not the game
     Params = ApiClientParams
     invalid_code = "api_client.invalid"
 

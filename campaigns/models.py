@@ -17,6 +17,8 @@ class Campaign(models.Model):
     seed_commitment = models.CharField(max_length=64)
     created_at = models.DateTimeField()
     day = models.IntegerField(default=0, help_text="The campaign calendar's current day.")
+    # Set for a branch (what-if) of another campaign: its creation event's ``branch_of``.
+    branch_of = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

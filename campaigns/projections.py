@@ -86,7 +86,7 @@ class CampaignProjection(Projection):
     """
 
     name = "campaigns"
-    version = 7
+    version = 8
     models = (Campaign, Membership, Invitation, CampaignHistoryEntry)
 
     @Projection.handles("campaigns.CampaignCreated")
@@ -104,6 +104,7 @@ class CampaignProjection(Projection):
                 "seed_commitment": payload["seed_commitment"],
                 "created_at": event.recorded_at,
                 "day": 0,
+                "branch_of": payload.get("branch_of"),
             },
         )
         username = payload.get("umpire_username", "")
@@ -122,6 +123,15 @@ class CampaignProjection(Projection):
         creator = username or f"user {payload['umpire_id']}"
         ruleset = definition(payload["ruleset"]).label
         _history(rows, event, f"Campaign created by {creator} with the {ruleset} ruleset")
+
+    @Projection.handles("campaigns.BranchCommandRefused")
+    def branch_command_refused(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        _history(
+            rows,
+            event,
+            f"In this branch the rules refused {payload['command']}: {payload['message']}",
+        )
 
     @Projection.handles("campaigns.OptionsChanged")
     def options_changed(rows: Rows, event: StoredEvent) -> None:

@@ -26,7 +26,8 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
@@ -69,11 +70,23 @@ ParamsT = TypeVar("ParamsT", bound=BaseModel)
 StateT = TypeVar("StateT")
 
 
+class IdTranslation(Protocol):
+    """A translation of ids between two campaigns that is its own inverse (``IdMap``)."""
+
+    def __call__(self, value: uuid.UUID) -> uuid.UUID: ...
+
+    def text(self, value: str) -> str: ...
+
+
 @dataclass(frozen=True)
 class CommandContext:
     """What a command knows besides its parameters: where it runs and for whom.
 
     ``server_dice`` is true when the server rolls (the command runs in a resolution job).
+    A command run again in another campaign (a branch, ``campaigns.branches``) derives the ids
+    it creates as the original did (from the original command's id, ``ids_from``, and the label
+    with its ids translated back) and translates them (``translate_id``), so they are the ids the
+    original's later commands name, translated.
     """
 
     campaign_id: uuid.UUID
@@ -81,11 +94,16 @@ class CommandContext:
     command_id: uuid.UUID = field(default_factory=uuid.uuid4)
     server_dice: bool = False
     job: Job | None = None
+    ids_from: uuid.UUID | None = None
+    translate_id: IdTranslation | None = None
 
     def new_id(self, label: str = "") -> uuid.UUID:
         """An id for something the command creates, derived from the command's own id: running
         the recorded command again creates the same ids."""
-        return uuid.uuid5(self.command_id, label)
+        if self.translate_id is None:
+            return uuid.uuid5(self.command_id, label)
+        translate = self.translate_id
+        return translate(uuid.uuid5(self.ids_from or self.command_id, translate.text(label)))
 
     def jobs_in_flight(self, command: str) -> list[Job]:
         """This campaign's jobs of a command that are waiting or running, other than this one:
@@ -98,6 +116,28 @@ class CommandContext:
         if self.job is not None:
             queryset = queryset.exclude(pk=self.job.pk)
         return list(queryset)
+
+
+_deciding: ContextVar[CommandContext | None] = ContextVar("deciding", default=None)
+
+
+@contextlib.contextmanager
+def deciding(ctx: CommandContext) -> Iterator[None]:
+    """Mark the command whose decision is being taken, for :func:`new_id`."""
+    token = _deciding.set(ctx)
+    try:
+        yield
+    finally:
+        _deciding.reset(token)
+
+
+def new_id(label: str) -> uuid.UUID:
+    """An id for something the command being decided creates (:meth:`CommandContext.new_id`),
+    for rules code that is handed no context (a calendar step, an after-action table)."""
+    ctx = _deciding.get()
+    if ctx is None:
+        raise RuntimeError("new_id() is called while a command decides, and none is deciding.")
+    return ctx.new_id(label)
 
 
 @dataclass
@@ -123,6 +163,9 @@ class Command(Generic[ParamsT, StateT]):
     name: ClassVar[str]
     Params: ClassVar[type[BaseModel]]
     rolls_dice: ClassVar[bool] = False
+    # False for commands about the installation rather than the game (accounts, a dice seed's
+    # publication): a branch of the campaign does not run them again.
+    replayable: ClassVar[bool] = True
     # The code of a parameter that does not parse; "<app>.invalid" when not set.
     invalid_code: ClassVar[str] = ""
 
@@ -432,20 +475,21 @@ def _decide(
     the book rolls though they cannot matter (rules.dice.roll_moot): when faces are left over
     without them, the decision is taken again with those dice among the faces; if that fails
     too, the first refusal stands."""
-    if dice is None:
-        return cmd.decide(ctx, state, params, None)
-    table = table_dice(dice)
-    decision = cmd.decide(ctx, state, params, table)
-    try:
-        table.ensure_all_used()
-    except DiceError as left_over:
-        with_moot = table_dice(dice, moot=True)
+    with deciding(ctx):
+        if dice is None:
+            return cmd.decide(ctx, state, params, None)
+        table = table_dice(dice)
+        decision = cmd.decide(ctx, state, params, table)
         try:
-            decision = cmd.decide(ctx, state, params, with_moot)
-            with_moot.ensure_all_used()
-        except (RuleError, CommandError):
-            raise left_over from None
-    return decision
+            table.ensure_all_used()
+        except DiceError as left_over:
+            with_moot = table_dice(dice, moot=True)
+            try:
+                decision = cmd.decide(ctx, state, params, with_moot)
+                with_moot.ensure_all_used()
+            except (RuleError, CommandError):
+                raise left_over from None
+        return decision
 
 
 def _append(
@@ -455,6 +499,7 @@ def _append(
     command_id: uuid.UUID,
     name: str,
     metadata: Mapping[str, Any] | None = None,
+    recorded_at: Any = None,
 ) -> list[StoredEvent]:
     if not decision.events:
         return []
@@ -466,6 +511,7 @@ def _append(
         metadata={"command": str(command_id), "command_name": name, **(metadata or {})},
         # Any failure rolls the whole command back: no savepoint needed.
         savepoint=False,
+        recorded_at=recorded_at,
     )
     return result.events
 
@@ -549,7 +595,8 @@ def run_job_command(job: Job) -> list[StoredEvent]:
     state = cmd.load(ctx, params)
     with rules_refusals():
         cmd.check(ctx, state, params)
-        decision = cmd.decide(ctx, state, params, dice)
+        with deciding(ctx):
+            decision = cmd.decide(ctx, state, params, dice)
     return _append(
         ctx,
         decision,
@@ -561,6 +608,74 @@ def run_job_command(job: Job) -> list[StoredEvent]:
             "dice_epoch": job.dice_epoch,
         },
     )
+
+
+def server_dice(campaign_id: uuid.UUID, namespace: str) -> DiceSource:
+    """The campaign's seeded dice (its current dice epoch), read from ``namespace``."""
+    if not _server_dice:
+        raise RuntimeError("No server dice: the campaigns app was not loaded.")
+    return _server_dice[0](campaign_id, namespace, None)
+
+
+def run_again(
+    name: str,
+    *,
+    campaign_id: uuid.UUID,
+    params: Mapping[str, Any],
+    actor_id: int | None,
+    dice: DiceSource | None,
+    dice_source: str,
+    ids_from: uuid.UUID,
+    translate_id: IdTranslation,
+    recorded_at: Any,
+    metadata: Mapping[str, Any],
+) -> Outcome:
+    """Run a recorded command again in another campaign (a branch): load, check, decide and
+    append, in the caller's transaction, which holds the campaign's lock.
+
+    The command's id and the ids it creates are the original's translated (``ids_from``,
+    ``translate_id``); ``dice`` answers every die the rules ask for; the events keep the time of
+    the original's (``recorded_at``). A refusal raises :class:`CommandError` and appends nothing.
+    """
+    cmd = get(name)
+    parsed = parse_params(cmd, params)
+    ctx = CommandContext(
+        campaign_id=campaign_id,
+        actor_id=actor_id,
+        command_id=translate_id(ids_from),
+        server_dice=dice_source == CommandRecord.DiceSource.SERVER,
+        ids_from=ids_from,
+        translate_id=translate_id,
+    )
+    state = cmd.load(ctx, parsed)
+    with rules_refusals():
+        cmd.check(ctx, state, parsed)
+        with deciding(ctx):
+            decision = cmd.decide(ctx, state, parsed, dice if cmd.rolls_dice else None)
+    events = _append(
+        ctx,
+        decision,
+        command_id=ctx.command_id,
+        name=cmd.name,
+        metadata=metadata,
+        recorded_at=recorded_at,
+    )
+    outcome = Outcome(command_id=ctx.command_id, events=events, result=decision.result)
+    CommandRecord.objects.create(
+        id=ctx.command_id,
+        campaign_id=campaign_id,
+        name=cmd.name,
+        params=parsed.model_dump(mode="json"),
+        dice_source=dice_source,
+        table_dice=None,
+        actor_id=actor_id,
+        fingerprint=fingerprint(cmd.name, parsed, None, None),
+        first_sequence=events[0].sequence if events else None,
+        last_sequence=events[-1].sequence if events else None,
+        response_status=outcome.status,
+        recorded_at=timezone.now(),
+    )
+    return outcome
 
 
 @dataclass(frozen=True)
@@ -592,11 +707,12 @@ def prompt(
         with rules_refusals():
             cmd.check(ctx, state, parsed)
             dice_prompt = PromptDice(dice)
-            cmd.decide(ctx, state, parsed, dice_prompt)
+            with deciding(ctx):
+                cmd.decide(ctx, state, parsed, dice_prompt)
             if dice_prompt.left_over and any(need.moot for need in dice_prompt.needs):
                 # As the runner does: faces left over may be the dice that cannot matter.
                 with_moot = PromptDice(dice, moot=True)
-                with contextlib.suppress(RuleError, CommandError):
+                with contextlib.suppress(RuleError, CommandError), deciding(ctx):
                     cmd.decide(ctx, state, parsed, with_moot)
                     if not with_moot.left_over:
                         dice_prompt = with_moot

@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +27,22 @@ from eventlog.errors import CommandError, database_busy, error_body
 from eventlog.models import Event, Job
 
 logger = logging.getLogger(__name__)
+
+
+# Long jobs that are not one command: each commits its work in steps, with its progress, and
+# can be run again from where it stopped (a branch's re-run of the original's commands).
+Procedure = Callable[[uuid.UUID], None]
+_PROCEDURES: dict[str, Procedure] = {}
+
+
+def procedure(kind: str) -> Callable[[Procedure], Procedure]:
+    """Register the function that runs the jobs of ``kind`` (a decorator)."""
+
+    def register(run: Procedure) -> Procedure:
+        _PROCEDURES[kind] = run
+        return run
+
+    return register
 
 
 def dispatch(job_id: uuid.UUID) -> None:
@@ -91,6 +108,16 @@ def _run_job(job_id: uuid.UUID) -> Job | None:
         job.save(update_fields=["status", "started_at", "attempts"])
 
     try:
+        if job.kind in _PROCEDURES:
+            _PROCEDURES[job.kind](job_id)
+            with transaction.atomic(durable=True):
+                job = Job.objects.select_for_update().get(pk=job_id)
+                if not job.is_finished:
+                    job.status = Job.Status.SUCCEEDED
+                    job.finished_at = timezone.now()
+                    job.error = None
+                    job.save(update_fields=["status", "finished_at", "error"])
+                return job
         with transaction.atomic(durable=True):
             # Holding the job's row lock until the events are committed keeps a second delivery
             # of the same job waiting, and then finding it finished: the job's own status,

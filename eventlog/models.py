@@ -134,6 +134,12 @@ class Job(models.Model):
         help_text="The campaign's dice epoch when the job was asked for: whose seed its dice come "
         "from, however late it runs.",
     )
+    progress = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="How far a long job has come ({done, total} and what it counts), written in the "
+        "same transaction as the work it counts.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "dispatched_at"], name="eventlog_job_sweep")]
@@ -221,3 +227,17 @@ class CommandRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.id}"
+
+
+class ErasedCampaign(models.Model):
+    """A campaign whose log was erased as a whole: a branch its umpire deleted
+    (``campaigns.branches``). The log's append-only triggers let the events of these campaigns,
+    and of no other, be deleted."""
+
+    campaign_id = models.UUIDField(primary_key=True)
+    erased_by_id = models.IntegerField(null=True, blank=True)
+    erased_at = models.DateTimeField()
+    reason = models.CharField(max_length=200)
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id} erased at {self.erased_at}"

@@ -52,6 +52,9 @@ class Roll:
     counter: int | None = None
     # Rolled because the book says to roll, though no face could change the outcome.
     moot: bool = False
+    # Rolled afresh in a branch of the campaign, from the branch's own seed, because the
+    # original never rolled this die for this purpose (see campaigns/branches.py).
+    afresh: bool = False
 
 
 class DiceSource(Protocol):

@@ -47,7 +47,7 @@ from battles.after_action.fad_roster import (
 from battles.models import Participant
 from battles.services import battle_stream
 from campaigns.events import dice_json
-from eventlog import store
+from eventlog import commands, store
 from eventlog.catalogue import EventPayload
 from eventlog.errors import RuleViolation
 from rosters.models import Force, Trooper, Unit
@@ -270,8 +270,9 @@ def _replacement(
 ) -> EnlistedTrooper:
     """The ``n``-th replacement of a unit, armed like the figure he replaces."""
     return EnlistedTrooper(
-        # Named after the battle and the unit, so a job run again enlists the same trooper.
-        trooper_id=uuid.uuid5(ctx.battle.id, f"{unit.id}:{n}"),
+        # Derived from the after-action command, so a job run again enlists the same trooper
+        # (and a branch of the campaign, the trooper the original's later commands name).
+        trooper_id=commands.new_id(f"replacement:{unit.id}:{n}"),
         order=order + n,
         name=f"Replacement for {template.name}",
         role=template.role,

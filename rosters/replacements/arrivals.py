@@ -10,6 +10,7 @@ from typing import Any
 
 from campaigns.calendar import calendar_step
 from campaigns.models import Campaign
+from eventlog import commands
 from eventlog.store import NewEvent
 from rosters import events as roster_events
 from rosters.models import Trooper, Unit
@@ -85,10 +86,6 @@ def enlist(
     return new
 
 
-def _fresh_id(label: str) -> uuid.UUID:
-    return uuid.uuid4()
-
-
 @calendar_step(order=5)
 def replacements_arrive(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
     """SG2 P.61: assigned replacements join their squad once their day comes, before anything
@@ -116,7 +113,7 @@ def replacements_arrive(campaign: Campaign, from_day: int, to_day: int) -> list[
                 arrived,
                 unit=units.get(str(item.unit_id)),
                 members=members.get(str(item.unit_id), []),
-                new_id=_fresh_id,
+                new_id=commands.new_id,
             )
         )
     return new
