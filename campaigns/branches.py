@@ -216,6 +216,7 @@ def resolve_point(
             )
         return Point(sequence, f"after event {sequence}")
     battle_id = before_battle or after_battle
+    assert battle_id is not None  # one of the three was given
     field = "point.before_battle" if before_battle is not None else "point.after_battle"
     bounds = store.stream_bounds(campaign_id, f"battle:{battle_id}")
     if bounds is None:

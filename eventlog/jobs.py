@@ -15,7 +15,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -31,12 +31,13 @@ logger = logging.getLogger(__name__)
 
 # Long jobs that are not one command: each commits its work in steps, with its progress, and
 # can be run again from where it stopped (a branch's re-run of the original's commands).
-Procedure = Callable[[uuid.UUID], None]
-_PROCEDURES: dict[str, Procedure] = {}
+Procedure = TypeVar("Procedure", bound=Callable[..., None])
+_PROCEDURES: dict[str, Callable[[uuid.UUID], None]] = {}
 
 
 def procedure(kind: str) -> Callable[[Procedure], Procedure]:
-    """Register the function that runs the jobs of ``kind`` (a decorator)."""
+    """Register the function that runs the jobs of ``kind`` (a decorator): it is called with the
+    job's id."""
 
     def register(run: Procedure) -> Procedure:
         _PROCEDURES[kind] = run

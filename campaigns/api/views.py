@@ -57,6 +57,12 @@ class CampaignOutputSerializer(serializers.Serializer):
     seed_commitment = serializers.CharField()
     created_at = serializers.DateTimeField()
     day = serializers.IntegerField()
+    branch_of = serializers.JSONField(
+        allow_null=True,
+        help_text="For a branch (what-if) of another campaign: the original's id, the point it "
+        "branched at (sequence and words), the original's last event then, the options it "
+        "changes and the umpire who made it. Null for a campaign of its own.",
+    )
     role = serializers.CharField(required=False)
     journal_notes = serializers.IntegerField(required=False)
     as_of = serializers.IntegerField(required=False)
@@ -79,7 +85,7 @@ class CampaignInputSerializer(serializers.Serializer):
 def _campaign_json(row: Mapping[str, Any], role: str | None = None) -> dict:
     return CampaignOutputSerializer(
         {
-            key: row[key]
+            key: row.get(key)
             for key in (
                 "id",
                 "name",
@@ -89,6 +95,7 @@ def _campaign_json(row: Mapping[str, Any], role: str | None = None) -> dict:
                 "seed_commitment",
                 "created_at",
                 "day",
+                "branch_of",
             )
         }
         | ({"role": role} if role else {})

@@ -113,6 +113,7 @@ class JobSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "duration_seconds",
+            "progress",
             "error",
             "events",
         ]

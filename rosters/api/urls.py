@@ -1,8 +1,23 @@
 from django.urls import path
 
-from rosters.api import supplies, views
+from rosters.api import branches, supplies, views
 
 urlpatterns = [
+    path(
+        "campaigns/<uuid:campaign_id>/branches/",
+        branches.CampaignBranchesApi.as_view(),
+        name="campaign-branches",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/branches/<uuid:branch_id>/",
+        branches.CampaignBranchDetailApi.as_view(),
+        name="campaign-branch-detail",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/branches/<uuid:branch_id>/comparison/",
+        branches.CampaignBranchComparisonApi.as_view(),
+        name="campaign-branch-comparison",
+    ),
     path(
         "campaigns/<uuid:campaign_id>/forces/",
         views.CampaignForcesApi.as_view(),
