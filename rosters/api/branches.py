@@ -109,7 +109,9 @@ class CampaignBranchesApi(APIView):
     @extend_schema(responses=BranchSerializer(many=True))
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_reader(user=request.user, campaign_id=campaign_id)
-        readable = set(selectors.campaigns_for_user(request.user).values_list("id", flat=True))
+        user = request.user
+        assert isinstance(user, AbstractBaseUser)  # a member, so signed in
+        readable = set(selectors.campaigns_for_user(user).values_list("id", flat=True))
         return Response(
             [
                 _branch_json(request, branch)
