@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils import timezone
 
+from campaigns import dice_epochs
 from campaigns.common import options_error
 from campaigns.events import BranchCommandRefused, BranchOrigin, CampaignCreated, OptionsChanged
 from campaigns.models import Campaign, CampaignSeed
@@ -424,7 +425,7 @@ def _copy_prefix(original_id: uuid.UUID, ids: IdMap, upto: int) -> None:
                 NewEvent(e.type, ids.json(e.payload), ids.text(e.stream), e.schema_version)
                 for e in group
             ],
-            metadata=ids.json(first.metadata),
+            metadata={**ids.json(first.metadata), **_rolled_in(first, original_id)},
             recorded_at=first.recorded_at,
             project=False,
             savepoint=False,
@@ -463,6 +464,12 @@ def _copy_prefix(original_id: uuid.UUID, ids: IdMap, upto: int) -> None:
             if record.name != BRANCH_CREATE
         ]
     )
+
+
+def _rolled_in(event: StoredEvent, original_id: uuid.UUID) -> dict[str, str]:
+    """Whose seed rolled the server dice an event of the original holds: the original's, or, if
+    the original is a branch itself, whoever it says (rules/dice_verification.py)."""
+    return {"dice_rolled_in": str(event.metadata.get("dice_rolled_in") or original_id)}
 
 
 def _change_options(
@@ -563,7 +570,10 @@ def _rerun_one(
     first = events[0]
     name = str(first.metadata.get("command_name", ""))
     record = CommandRecord.objects.filter(campaign_id=original_id, id=rerun.command_id).first()
-    metadata = {"rerun_of": rerun.command_id}
+    metadata = {"rerun_of": rerun.command_id, **_rolled_in(first, original_id)}
+    for kept in ("dice_namespace", "dice_epoch"):
+        if kept in first.metadata:
+            metadata[kept] = first.metadata[kept]
     try:
         if record is None or name == BRANCH_CREATE:
             raise _Refused(
@@ -596,7 +606,11 @@ def _rerun_one(
                 ids_from=uuid.UUID(rerun.command_id),
                 translate_id=ids,
                 recorded_at=first.recorded_at,
-                metadata={**metadata, "dice_namespace": namespace},
+                metadata={
+                    **metadata,
+                    "afresh_dice_namespace": namespace,
+                    "afresh_dice_epoch": dice_epochs.current_dice_epoch(ids.branch),
+                },
             )
         return "ran"
     except CommandError as refusal:

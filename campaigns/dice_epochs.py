@@ -135,12 +135,13 @@ def dice_epoch_close(
 
 def _dice_events(campaign_id: uuid.UUID, reader: Reader | None) -> Iterator[dict[str, Any]]:
     """The events that matter to the dice, as the API shows them: the commitments and reveals,
-    and the jobs' events (the only ones the server rolls in) that the reader sees whole."""
+    and the events the server rolled dice in (the jobs', and a branch's that rolled afresh,
+    campaigns/branches.py) that the reader sees whole."""
     rolled = []
     for event in store.read(campaign_id):
         if event.type in (CAMPAIGN_CREATED, EPOCH_CLOSED):
             yield _as_dice_event(event)
-        elif event.job_id is not None:
+        elif event.job_id is not None or "afresh_dice_namespace" in event.metadata:
             rolled.append(event)
     if reader is not None and not reader.is_umpire:
         seen = Judge(reader).events(rolled)

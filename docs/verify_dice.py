@@ -110,6 +110,13 @@ def export_from_events(events):
         namespace = metadata.get("dice_namespace") or payload.get("namespace")
         epoch = _whole(metadata.get("dice_epoch", 0))
         for index, (path, roll) in enumerate(_server_rolls_in(payload, "")):
+            if roll.get("afresh"):
+                # Rolled afresh by a branch, from the branch's own seed.
+                namespace = metadata.get("afresh_dice_namespace")
+                epoch = _whole(metadata.get("afresh_dice_epoch", 0))
+            elif metadata.get("dice_rolled_in"):
+                # A branch's copy of a roll of its original: verified in the original.
+                continue
             rolls.append(
                 {
                     "sequence": event["sequence"],

@@ -14,6 +14,7 @@ from eventlog.store import NewEvent
 from rosters import events
 from rosters.fitness import location_of
 from rosters.models import Trooper, Unit
+from rosters.ordering import ranked
 from rosters.vocabulary import TrooperRole, TrooperStatus, UnitStatus
 from rules.options import parse_options
 from rules.rulesets import definition
@@ -78,11 +79,13 @@ def _returned(
 def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) -> list[NewEvent]:
     """SG2 P.61: the injured return to duty on their day. P.10 is silent on an original leader
     coming back: option ``returning_leader`` (``restore_original``: he takes command back)."""
-    due = Trooper.objects.filter(
-        campaign_id=campaign.id,
-        status=TrooperStatus.IN_HOSPITAL,
-        hospital_until_day__lte=to_day,
-    ).order_by("hospital_until_day", "force_id", "order")
+    due = ranked(
+        Trooper.objects.filter(
+            campaign_id=campaign.id,
+            status=TrooperStatus.IN_HOSPITAL,
+            hospital_until_day__lte=to_day,
+        )
+    ).order_by("hospital_until_day", "force_rank", "order")
     options = parse_options(campaign.ruleset, campaign.options)
     restore = getattr(options, "returning_leader", None) == "restore_original"
     fallen = leadership_when_fallen(campaign) if restore and due else None
@@ -104,13 +107,10 @@ def power_suits_repaired(campaign: Campaign, from_day: int, to_day: int) -> list
     """A power-armour suit wrecked in battle (SG2 P.40 roll 5) is repaired on the day its
     battle's after-action set (option ``pa_suit_repair_days``, doubled in the field or short of
     supplies, P.61): from then its wearer is power-armoured again."""
-    due = (
-        Trooper.objects.filter(
-            campaign_id=campaign.id, suit_wrecked=True, suit_repaired_on_day__lte=to_day
-        )
-        .exclude(status__in=SUIT_LOST_WITH)
-        .order_by("suit_repaired_on_day", "force_id", "order")
-    )
+    wrecked = Trooper.objects.filter(
+        campaign_id=campaign.id, suit_wrecked=True, suit_repaired_on_day__lte=to_day
+    ).exclude(status__in=SUIT_LOST_WITH)
+    due = ranked(wrecked).order_by("suit_repaired_on_day", "force_rank", "order")
     repaired = []
     for t in due:
         until = t.suit_repaired_on_day
@@ -131,7 +131,7 @@ def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEven
         fatigue__in=["", Fatigue.FRESH.name.lower()]
     )
     new = []
-    for unit in resting.order_by("force_id", "order"):
+    for unit in ranked(resting).order_by("force_rank", "order"):
         days = to_day - from_day
         before = Fatigue[unit.fatigue.upper()]
         outcome = rest_and_recovery(

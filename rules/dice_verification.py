@@ -12,7 +12,9 @@ The method (docs/dice-verification.md, docs/adr/0013-dice-epochs.md):
 - A server roll is recorded with its die, its face and its ``counter``; the event that holds it
   names the stream (``dice_namespace`` in its metadata, or ``namespace`` in a dice tray's payload)
   and the epoch (``dice_epoch`` in its metadata; events written before epochs existed have none,
-  and belong to epoch 0).
+  and belong to epoch 0). In a branch of a campaign (what-if), a die kept from the original is
+  verified in the original (``dice_rolled_in`` names it), and a die the branch rolled afresh
+  names its stream and epoch in ``afresh_dice_namespace`` and ``afresh_dice_epoch``.
 - Once an epoch's seed is revealed, each of its rolls must equal
   :func:`rules.dice.seeded_face` of (seed, namespace, counter, die), and the seed's SHA-256 must
   equal the epoch's commitment. Rolls of the epoch still in use cannot be checked yet.
@@ -156,21 +158,31 @@ def server_rolls_of_event(event: Mapping[str, Any]) -> list[ServerRoll]:
     ``metadata``), in a fixed order."""
     payload = event.get("payload") or {}
     metadata = event.get("metadata") or {}
-    namespace = metadata.get("dice_namespace") or payload.get("namespace")
-    epoch = _whole(metadata.get("dice_epoch", 0))
-    return [
-        ServerRoll(
-            sequence=event["sequence"],
-            index=index,
-            path=path,
-            epoch=epoch if epoch is not None else -1,
-            namespace=namespace if isinstance(namespace, str) else None,
-            counter=_whole(roll.get("counter")),
-            die=roll["die"],
-            result=roll["result"],
+    rolls = []
+    for index, (path, roll) in enumerate(_walk(payload, "")):
+        if roll.get("afresh"):
+            # A branch's own roll, from its own seed (campaigns/branches.py).
+            namespace = metadata.get("afresh_dice_namespace")
+            epoch = _whole(metadata.get("afresh_dice_epoch", 0))
+        elif metadata.get("dice_rolled_in"):
+            # A branch's copy of a roll of its original: verified in the original's log.
+            continue
+        else:
+            namespace = metadata.get("dice_namespace") or payload.get("namespace")
+            epoch = _whole(metadata.get("dice_epoch", 0))
+        rolls.append(
+            ServerRoll(
+                sequence=event["sequence"],
+                index=index,
+                path=path,
+                epoch=epoch if epoch is not None else -1,
+                namespace=namespace if isinstance(namespace, str) else None,
+                counter=_whole(roll.get("counter")),
+                die=roll["die"],
+                result=roll["result"],
+            )
         )
-        for index, (path, roll) in enumerate(_walk(payload, ""))
-    ]
+    return rolls
 
 
 def epochs_of_events(events: Iterable[Mapping[str, Any]]) -> list[EpochRecord]:

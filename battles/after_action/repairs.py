@@ -18,6 +18,7 @@ from campaigns.models import Campaign
 from eventlog.store import NewEvent
 from rosters.fitness import location_of
 from rosters.models import Unit, Vehicle
+from rosters.ordering import ranked
 from rosters.vocabulary import VehicleState
 from rules.options import parse_options
 from rules.rulesets import Ruleset
@@ -33,9 +34,9 @@ def sg2_vehicles_repaired(campaign: Campaign, from_day: int, to_day: int) -> lis
     rear area."""
     options = parse_options(campaign.ruleset, campaign.options)
     damaged = list(
-        Vehicle.objects.filter(
-            campaign_id=campaign.id, state__in=[s.value for s in REPAIRABLE]
-        ).order_by("force_id", "unit_id", "order")
+        ranked(
+            Vehicle.objects.filter(campaign_id=campaign.id, state__in=[s.value for s in REPAIRABLE])
+        ).order_by("force_rank", "unit_rank", "order")
     )
     units = {u.id: u for u in Unit.objects.filter(id__in={v.unit_id for v in damaged})}
     new: list[NewEvent] = []

@@ -1,6 +1,7 @@
-"""Let the events of an erased campaign (a deleted branch) be deleted, and no others.
+"""Let the events and command records of an erased campaign (a deleted branch) be deleted, and
+no others.
 
-The log stays append-only: UPDATE is refused for every row, and DELETE for every row whose
+Both tables stay append-only: UPDATE is refused for every row, and DELETE for every row whose
 campaign is not listed in ``eventlog_erasedcampaign``. Only the deletion of a branch lists a
 campaign there (``campaigns.branches.branch_delete``).
 """
@@ -10,12 +11,13 @@ from django.db import migrations
 POSTGRES_FORWARD = """
 CREATE OR REPLACE FUNCTION eventlog_refuse_change() RETURNS trigger AS $$
 BEGIN
+    -- Shared by eventlog_event and eventlog_commandrecord: both have campaign_id.
     IF TG_OP = 'DELETE' AND EXISTS (
         SELECT 1 FROM eventlog_erasedcampaign WHERE campaign_id = OLD.campaign_id
     ) THEN
         RETURN OLD;
     END IF;
-    RAISE EXCEPTION 'eventlog_event is append-only: % refused', TG_OP
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
         USING ERRCODE = 'integrity_constraint_violation';
 END;
 $$ LANGUAGE plpgsql;
@@ -30,23 +32,33 @@ END;
 $$ LANGUAGE plpgsql;
 """
 
+TABLES = ("eventlog_event", "eventlog_commandrecord")
+
 SQLITE_FORWARD = [
-    "DROP TRIGGER IF EXISTS eventlog_event_no_delete;",
-    """
-    CREATE TRIGGER eventlog_event_no_delete BEFORE DELETE ON eventlog_event
-    WHEN NOT EXISTS (
-        SELECT 1 FROM eventlog_erasedcampaign WHERE campaign_id = OLD.campaign_id
+    statement
+    for table in TABLES
+    for statement in (
+        f"DROP TRIGGER IF EXISTS {table}_no_delete;",
+        f"""
+        CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+        WHEN NOT EXISTS (
+            SELECT 1 FROM eventlog_erasedcampaign WHERE campaign_id = OLD.campaign_id
+        )
+        BEGIN SELECT RAISE(ABORT, '{table} is append-only: DELETE refused'); END;
+        """,
     )
-    BEGIN SELECT RAISE(ABORT, 'eventlog_event is append-only: DELETE refused'); END;
-    """,
 ]
 
 SQLITE_BACKWARD = [
-    "DROP TRIGGER IF EXISTS eventlog_event_no_delete;",
-    """
-    CREATE TRIGGER eventlog_event_no_delete BEFORE DELETE ON eventlog_event
-    BEGIN SELECT RAISE(ABORT, 'eventlog_event is append-only: DELETE refused'); END;
-    """,
+    statement
+    for table in TABLES
+    for statement in (
+        f"DROP TRIGGER IF EXISTS {table}_no_delete;",
+        f"""
+        CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+        BEGIN SELECT RAISE(ABORT, '{table} is append-only: DELETE refused'); END;
+        """,
+    )
 ]
 
 
