@@ -124,12 +124,13 @@ class CampaignBranchesApi(APIView):
         request=BranchCreateSerializer,
         responses={
             202: BranchSerializer,
-            404: OpenApiResponse(ErrorSerializer, description="battle.not_found"),
-            422: OpenApiResponse(
+            400: OpenApiResponse(
                 ErrorSerializer,
                 description="branch.point_required, branch.point_outside_log, "
-                "branch.point_inside_command, options.invalid",
+                "branch.point_inside_command, options.unknown, options.choice (and the other "
+                "refusals of an option's value)",
             ),
+            404: OpenApiResponse(ErrorSerializer, description="battle.not_found"),
         },
     )
     def post(self, request: Request, campaign_id: uuid.UUID) -> Response:
