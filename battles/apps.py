@@ -16,4 +16,5 @@ class BattlesConfig(AppConfig):
             morale,
             projections,
             review,
+            suppression,
         )

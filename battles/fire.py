@@ -26,15 +26,17 @@ from battles.casualties.fire import Casualties
 from battles.casualties.state import (
     DieFaces,
     Rolls,
+    battle_events,
     figure_of,
     leaders_down,
     trooper_casualty,
 )
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
+from battles.suppression import is_vehicle_unit, markers_text
 from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
-from eventlog.errors import CommandError, StateConflict
+from eventlog.errors import CommandError, RuleViolation, StateConflict
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rules.dice import DiceSource, Die, Roll, rolling_for
@@ -46,6 +48,7 @@ from rules.sg2.casualties import (
     allocation_pool,
 )
 from rules.sg2.fire import (
+    FireEffect,
     FireOrder,
     FireOutcome,
     firer_dice,
@@ -58,8 +61,10 @@ from rules.sg2.fire import (
 from rules.sg2.morale import ConfidenceCircumstance
 from rules.sg2.options import FireMethod
 from rules.sg2.scales import Quality
+from rules.sg2.suppression import UnitAction, fire_suppresses, may_act, place_markers
 
 MAX_SUPPORT_WEAPONS = 10
+FIRE_RESOLVED_EVENT = "battles.FireResolved"
 
 
 class SupportWeapon(Params):
@@ -127,7 +132,7 @@ class DirectFireParams(Params):
         return self
 
 
-@event_type("battles.FireResolved", stream="battle")
+@event_type(FIRE_RESOLVED_EVENT, stream="battle")
 class FireResolved(EventPayload):
     """An infantry unit fired at an infantry unit: range die, firer's dice, effect and potential
     hits (SG2 P.33-36). Casualties follow in ``battles.CasualtiesResolved``."""
@@ -183,6 +188,14 @@ class DirectFire(BattleAction):
         target = ctx.participant(params.target_id, field="target_id")
         if firer.unit_id == target.unit_id:
             raise CommandError("action.invalid", "A unit cannot fire at itself.", field="target_id")
+        firing = ctx.unit(firer.unit_id)
+        if not may_act(UnitAction.FIRE, markers=firer.suppression, vehicle=is_vehicle_unit(firing)):
+            raise RuleViolation(
+                "suppression.suppressed",
+                f"{firing.name} is suppressed ({markers_text(firer.suppression)}): it may not "
+                "fire until its leader removes them (P.18).",
+                field="unit_id",
+            )
         quick = _method(ctx) is FireMethod.QUICK_AND_DIRTY
         if not quick and params.impact_die is None:
             raise CommandError(
@@ -378,13 +391,14 @@ class DirectFire(BattleAction):
         target: Participant,
         casualties: CasualtiesResolved | None,
     ) -> FireResolved:
-        before = target.suppression
-        after = before + int(outcome.suppressed)
-        # P.20: casualties from fire, or being suppressed by fire for the first time.
+        suppresses = fire_suppresses(outcome.effect, travel_mode=params.travel_mode)
+        markers = place_markers(target.suppression, int(suppresses))
+        # P.20: casualties from fire, or being suppressed by fire for the first time in the
+        # battle (a marker from a fallen leader, or one removed since, does not count).
         due: list[str] = []
         if casualties is not None and casualties.casualties:
             due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value)
-        elif outcome.suppressed and before == 0:
+        elif suppresses and not _suppressed_by_fire_before(ctx, params.target_id):
             due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE.value)
         return FireResolved(
             battle_id=ctx.battle.id,
@@ -409,8 +423,8 @@ class DirectFire(BattleAction):
             left_over_roll=outcome.hits.left_over_roll if outcome.hits else None,
             impact_die=params.impact_die,
             hits_divisor_die=outcome.hits.divisor.value if outcome.hits else None,
-            suppression_before=before,
-            suppression_after=after,
+            suppression_before=markers.before,
+            suppression_after=markers.after,
             confidence_test_for=due,
             dice=dice_json(outcome.rolls),
         )
@@ -418,6 +432,15 @@ class DirectFire(BattleAction):
 
 def _method(ctx: BattleContext) -> FireMethod:
     return FireMethod(ctx.options.fire_method)
+
+
+def _suppressed_by_fire_before(ctx: BattleContext, target_id: uuid.UUID) -> bool:
+    """Whether fire has suppressed the unit earlier in this battle (P.20 "FIRST time")."""
+    return any(
+        event.payload["target_id"] == str(target_id)
+        and (event.payload["effect"] != FireEffect.NO_EFFECT.value or event.payload["travel_mode"])
+        for event in battle_events(ctx, FIRE_RESOLVED_EVENT)
+    )
 
 
 def _hits_text(p: dict[str, Any]) -> str:
@@ -447,7 +470,7 @@ class FireProjection(Projection):
     projection)."""
 
     name = "battles.fire"
-    version = 1
+    version = 2
 
     @Projection.handles("battles.FireResolved")
     def fire_resolved(rows: Rows, event: StoredEvent) -> None:
@@ -470,9 +493,16 @@ class FireProjection(Projection):
         )
         if p["effect"] == "effective":
             line += f", total {p['total']} for {_hits_text(p)}"
+        if p["travel_mode"]:
+            line += f"; fired on in travel mode, {target} is suppressed whatever the result (P.24)"
         if p["suppression_after"] > p["suppression_before"]:
             markers = p["suppression_after"]
             line += f"; {target} now has {markers} suppression marker{'s' if markers != 1 else ''}"
+        elif (p["effect"] != "no_effect" or p["travel_mode"]) and p["suppression_after"] >= 3:
+            line += (
+                f"; {target} already has {p['suppression_after']} suppression markers, the most "
+                "a unit carries (P.18)"
+            )
         line += "."
         if p["confidence_test_for"]:
             why = " and ".join(c.replace("_", " ") for c in p["confidence_test_for"])

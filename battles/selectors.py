@@ -17,6 +17,7 @@ from typing import Any
 
 from battles.events import MISSION_FIELDS
 from battles.models import Battle, BattleLogEntry, BattleSide, Participant
+from battles.suppression import VEHICLE_UNIT_KIND, suppression_effects
 from campaigns.secrets import Secret, secrets_of
 from campaigns.visibility import Judge, Sight, Subject, sight, subjects
 from eventlog import store
@@ -56,16 +57,19 @@ def battle_detail(battle: Battle, judge: Judge | None = None) -> Row:
     (row,) = _plain(Battle.objects.filter(pk=battle.pk))
     participants = _plain(Participant.objects.filter(battle_id=battle.pk))
     units = {
-        str(unit_id): (name, str(force_id))
-        for unit_id, name, force_id in Unit.objects.filter(
+        str(unit_id): (name, str(force_id), kind)
+        for unit_id, name, force_id, kind in Unit.objects.filter(
             id__in=[p["unit_id"] for p in participants]
-        ).values_list("id", "name", "force_id")
+        ).values_list("id", "name", "force_id", "kind")
     }
     shown = []
     for participant in participants:
-        name, force_id = units.get(participant["unit_id"], ("", None))
+        name, force_id, kind = units.get(participant["unit_id"], ("", None, ""))
         if judge is None or judge.reader.sees_force(force_id):
-            shown.append({**participant, "unit_name": name})
+            effects = suppression_effects(
+                participant["suppression"], vehicle=kind == VEHICLE_UNIT_KIND
+            )
+            shown.append({**participant, "unit_name": name, "suppressed_may": effects})
         else:
             shown.append({"side": participant["side"], "sight": Sight.OUTLINE.value})
     sides = _plain(BattleSide.objects.filter(battle_id=battle.pk).order_by("order"))

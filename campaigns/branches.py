@@ -26,6 +26,7 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from campaigns import dice_epochs
@@ -233,10 +234,10 @@ def resolve_point(
 
 
 def _battle_name(campaign_id: uuid.UUID, battle_id: uuid.UUID) -> str:
-    from battles.models import Battle
-
-    battle = Battle.objects.filter(campaign_id=campaign_id, id=battle_id).first()
-    return f"the battle {battle.name!r}" if battle is not None and battle.name else "the battle"
+    """The battle as its planning named it (this app sits below the battles: it reads the log)."""
+    planned = next(iter(store.read(campaign_id, stream=f"battle:{battle_id}", limit=1)), None)
+    name = planned.payload.get("name") if planned is not None else None
+    return f"the battle {name!r}" if name else "the battle"
 
 
 # --- Making a branch ------------------------------------------------------------------------------
@@ -743,10 +744,10 @@ def _campaign_tables() -> list[type[models.Model]]:
     ]
 
 
-def branches_of(campaign_id: uuid.UUID) -> list[Campaign]:
+def branches_of(campaign_id: uuid.UUID) -> QuerySet[Campaign]:
     """The branches made from a campaign, oldest first."""
-    return list(
-        Campaign.objects.filter(branch_of__campaign_id=str(campaign_id)).order_by("created_at")
+    return Campaign.objects.filter(branch_of__campaign_id=str(campaign_id)).order_by(
+        "created_at", "id"
     )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import uuid
 
+from django.db.models import F
+
 from campaigns.calendar import calendar_step
 from campaigns.models import Campaign
 from eventlog import store
@@ -85,7 +87,7 @@ def troopers_back_from_hospital(campaign: Campaign, from_day: int, to_day: int) 
             status=TrooperStatus.IN_HOSPITAL,
             hospital_until_day__lte=to_day,
         )
-    ).order_by("hospital_until_day", "force_rank", "order")
+    ).order_by("hospital_until_day", F("force_rank"), "order")
     options = parse_options(campaign.ruleset, campaign.options)
     restore = getattr(options, "returning_leader", None) == "restore_original"
     fallen = leadership_when_fallen(campaign) if restore and due else None
@@ -110,7 +112,7 @@ def power_suits_repaired(campaign: Campaign, from_day: int, to_day: int) -> list
     wrecked = Trooper.objects.filter(
         campaign_id=campaign.id, suit_wrecked=True, suit_repaired_on_day__lte=to_day
     ).exclude(status__in=SUIT_LOST_WITH)
-    due = ranked(wrecked).order_by("suit_repaired_on_day", "force_rank", "order")
+    due = ranked(wrecked).order_by("suit_repaired_on_day", F("force_rank"), "order")
     repaired = []
     for t in due:
         until = t.suit_repaired_on_day
@@ -131,7 +133,7 @@ def units_rested(campaign: Campaign, from_day: int, to_day: int) -> list[NewEven
         fatigue__in=["", Fatigue.FRESH.name.lower()]
     )
     new = []
-    for unit in ranked(resting).order_by("force_rank", "order"):
+    for unit in ranked(resting).order_by(F("force_rank"), "order"):
         days = to_day - from_day
         before = Fatigue[unit.fatigue.upper()]
         outcome = rest_and_recovery(

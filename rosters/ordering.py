@@ -18,7 +18,7 @@ M = TypeVar("M", bound=Model)
 
 def ranked(queryset: QuerySet[M]) -> QuerySet[M]:
     """The rows with ``force_rank`` (when their force was raised) and, for rows of a unit,
-    ``unit_rank`` (the unit's place in its force), to order them by."""
+    ``unit_rank`` (the unit's place in its force), to order them by (``F("force_rank")``)."""
     force_rank = Force.objects.filter(id=OuterRef("force_id")).values("raised_sequence")[:1]
     ranks = {"force_rank": Subquery(force_rank)}
     if queryset.model is not Unit:

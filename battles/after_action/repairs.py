@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models import F
+
 from battles.after_action.events import VehicleRepaired, VehicleRepairStarted
 from battles.after_action.sg2 import REPAIRABLE
 from campaigns.calendar import calendar_step
@@ -36,7 +38,7 @@ def sg2_vehicles_repaired(campaign: Campaign, from_day: int, to_day: int) -> lis
     damaged = list(
         ranked(
             Vehicle.objects.filter(campaign_id=campaign.id, state__in=[s.value for s in REPAIRABLE])
-        ).order_by("force_rank", "unit_rank", "order")
+        ).order_by(F("force_rank"), F("unit_rank"), "order")
     )
     units = {u.id: u for u in Unit.objects.filter(id__in={v.unit_id for v in damaged})}
     new: list[NewEvent] = []

@@ -35,6 +35,7 @@ from battles.models import Battle, Participant
 from campaigns.visibility import Sight
 from rosters.vocabulary import TrooperStatus
 from rules.fad.points import PurchaseKind
+from rules.sg2.suppression import UnitAction
 
 # --- Requests: commands' pydantic parameters, published ---------------------------------------
 
@@ -454,6 +455,13 @@ class ParticipantSerializer(serializers.Serializer):
     starting_confidence = serializers.CharField(allow_null=True, allow_blank=True)
     confidence = serializers.CharField(allow_null=True, allow_blank=True)
     suppression = serializers.IntegerField(allow_null=True)
+    suppressed_may = serializers.ListField(
+        child=EnumField.of(UnitAction),
+        allow_null=True,
+        required=False,
+        help_text="While suppressed, the only actions the unit may take (SG2 P.18; reorganise "
+        "only in cover); empty when it is not suppressed.",
+    )
     status = EnumField("ParticipantStatus", Participant.Status.values, allow_null=True)
     objective_met = serializers.BooleanField(allow_null=True)
 

@@ -139,6 +139,17 @@ class VehicleHit(EventPayload):
     casualties: list[TrooperCasualty] = Field(default_factory=list)
     leaders_down: list[uuid.UUID] = Field(default_factory=list)
     bail_out: str = ""
+    same_fire_action: bool = Field(
+        default=False,
+        description="Another weapon of a fire action that already hit this vehicle (SG2-C).",
+    )
+    suppression_results: int = Field(
+        default=0, ge=0, description="Suppression results of this hit (P.18; SG2-C options)."
+    )
+    suppression_before: int | None = Field(
+        default=None, description="The vehicle's unit's markers before the hit (None: not kept)."
+    )
+    suppression_after: int | None = None
     dice: list[DieRoll] = Field(default_factory=list)
 
 

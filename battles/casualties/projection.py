@@ -69,7 +69,7 @@ class CasualtiesProjection(Projection):
     projection)."""
 
     name = "battles.casualties"
-    version = 2
+    version = 3
 
     @Projection.handles("battles.CasualtiesResolved")
     def casualties_resolved(rows: Rows, event: StoredEvent) -> None:
@@ -138,6 +138,26 @@ class CasualtiesProjection(Projection):
             line += f" Occupants needed armour above {p['save_above']}: {told}."
         if p["bail_out"]:
             line += f" {p['bail_out'][0].upper()}{p['bail_out'][1:]}."
+        before, after = p.get("suppression_before"), p.get("suppression_after")
+        if after is not None:
+            key = participant_key(p["battle_id"], p["unit_id"])
+            if rows.get(Participant, key) is not None:
+                rows.update(Participant, key, suppression=after)
+            if after > before:
+                line += (
+                    f" {vehicle['name']} is suppressed ({after} marker{'s' if after != 1 else ''}"
+                    "): nobody may leave it nor fire an external weapon (P.18)."
+                )
+            elif p.get("suppression_results") and after >= 3:
+                line += (
+                    f" {vehicle['name']} already has {after} suppression markers, the most "
+                    "it can carry (P.18)."
+                )
+            elif p.get("suppression_results"):
+                line += (
+                    " No further suppression marker: one per fire action (option "
+                    "one_suppression_per_fire_action, SG2-C)."
+                )
         line += _leaders_down_text(rows, p["leaders_down"])
         log(rows, event, line + dice_text(p["dice"]))
 

@@ -29,6 +29,7 @@ from rosters.models import Trooper, Vehicle
 from rosters.vocabulary import VehicleState
 from rules.dice import DiceSource, Die, Roll
 from rules.sg2.scales import MissionMotivation
+from rules.sg2.suppression import fire_action_results, place_markers, vehicle_hit_suppresses
 from rules.sg2.vehicles import (
     OccupantCasualtiesOutcome,
     SuspensionType,
@@ -83,6 +84,12 @@ class VehicleHitParams(Params):
     occupant_ids: list[uuid.UUID] = Field(
         default_factory=list, description="Troopers aboard, crew and passengers."
     )
+    same_fire_action: bool = Field(
+        default=False,
+        description="Another weapon of the fire action whose last hit on this vehicle was the "
+        "previous one recorded (weapons resolved one by one, SG2-C): with the option "
+        "one_suppression_per_fire_action the action places one suppression marker at most.",
+    )
 
 
 @battle_action
@@ -118,7 +125,14 @@ class VehicleHitAction(BattleAction):
         return vehicle, participant, occupants
 
     def check_action(self, ctx: BattleContext, params: VehicleHitParams) -> None:
-        self._state(ctx, params)
+        vehicle, _, _ = self._state(ctx, params)
+        if params.same_fire_action and not self._hits(ctx, vehicle):
+            raise StateConflict(
+                "vehicle.no_earlier_hit",
+                f"{vehicle.name} has not been hit in this battle: this hit cannot be another "
+                "weapon of the same fire action.",
+                field="same_fire_action",
+            )
 
     def _damage_before(self, ctx: BattleContext, vehicle: Vehicle) -> VehicleStatus:
         """The vehicle's markers: those left by its last hit in this battle if the roster still
@@ -132,6 +146,26 @@ class VehicleHitAction(BattleAction):
             if p["vehicle_id"] == str(vehicle.id) and p["state_after"] == state.value:
                 markers = frozenset(VehicleDamage(d) for d in p["damage_after"])
         return VehicleStatus(markers)
+
+    @staticmethod
+    def _hits(ctx: BattleContext, vehicle: Vehicle) -> list[dict[str, Any]]:
+        """The payloads of the vehicle's hits in this battle, in order."""
+        return [
+            event.payload
+            for event in battle_events(ctx, VEHICLE_HIT_EVENT)
+            if event.payload["vehicle_id"] == str(vehicle.id)
+        ]
+
+    @staticmethod
+    def _earlier_results(ctx: BattleContext, vehicle: Vehicle) -> int:
+        """The suppression results of the earlier hits of this fire action on the vehicle: its
+        hits recorded back to the first one not marked ``same_fire_action``."""
+        earlier = 0
+        for p in reversed(VehicleHitAction._hits(ctx, vehicle)):
+            earlier += p.get("suppression_results", 0)
+            if not p.get("same_fire_action", False):
+                break
+        return earlier
 
     def resolve(self, ctx: BattleContext, params: VehicleHitParams, dice: DiceSource) -> list[Any]:
         vehicle, participant, occupants = self._state(ctx, params)
@@ -165,6 +199,19 @@ class VehicleHitAction(BattleAction):
             rolls += outcome.rolls
             save_above = outcome.save_above
             records, changes = _occupant_casualties(outcome, occupants)
+        penetrated = hit.damage in (VehicleDamage.DISABLED, VehicleDamage.DESTROYED)
+        results = int(
+            vehicle_hit_suppresses(
+                penetrated=penetrated,
+                non_penetrating_hit_suppresses=ctx.options.non_penetrating_hit_suppresses,
+            )
+        )
+        earlier = self._earlier_results(ctx, vehicle) if params.same_fire_action else 0
+        one_per_action = ctx.options.one_suppression_per_fire_action
+        placed = fire_action_results(
+            earlier + results, one_suppression_per_fire_action=one_per_action
+        ) - fire_action_results(earlier, one_suppression_per_fire_action=one_per_action)
+        markers = place_markers(participant.suppression, placed)
         return [
             VehicleHit(
                 battle_id=ctx.battle.id,
@@ -191,6 +238,10 @@ class VehicleHitAction(BattleAction):
                 casualties=changes,
                 leaders_down=leaders_down(ctx, changes),
                 bail_out=_bail_out(ctx, participant, hit.damage, before) if occupants else "",
+                same_fire_action=params.same_fire_action,
+                suppression_results=results,
+                suppression_before=markers.before,
+                suppression_after=markers.after,
                 dice=dice_json(rolls),
             )
         ]

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.medical.events import CasualtiesTreated, Treatment
+from battles.suppression import is_vehicle_unit, markers_text
 from campaigns.events import dice_json
 from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
@@ -17,6 +18,7 @@ from rosters.vocabulary import TrooperRole, TrooperStatus
 from rules.dice import DiceSource
 from rules.sg2.casualties import Figure, FigureRole, FigureState
 from rules.sg2.medical import treat_unit_casualties
+from rules.sg2.suppression import UnitAction, may_act
 
 # How a roster status reads on the table (P.7 markers). Troopers in the rear or gone are not on
 # the table and take no part.
@@ -60,6 +62,11 @@ class MedicalTreatmentParams(Params):
         description="The casualties as the table sees them: if given, exactly the unit's "
         "current casualties, so the dice go to the troopers the players meant.",
     )
+    in_cover: bool = Field(
+        default=False,
+        description="The unit is in soft or hard cover: a suppressed unit may reorganise, and "
+        "so treat its casualties, only in cover (P.18).",
+    )
 
 
 @battle_action
@@ -76,6 +83,20 @@ class MedicalTreatment(BattleAction):
 
     def check_action(self, ctx: BattleContext, params: MedicalTreatmentParams) -> None:
         participant = ctx.participant(params.unit_id)
+        unit = ctx.unit(params.unit_id)
+        if not may_act(
+            UnitAction.REORGANISE,
+            markers=participant.suppression,
+            vehicle=is_vehicle_unit(unit),
+            in_cover=params.in_cover,
+        ):
+            raise RuleViolation(
+                "suppression.reorganise_in_open",
+                f"{unit.name} is suppressed ({markers_text(participant.suppression)}) and not "
+                "in cover: a suppressed unit may reorganise, and treat its casualties, only in "
+                "soft or hard cover (P.18).",
+                field="in_cover",
+            )
         if params.medical_unit_id is not None:
             attending = {
                 uuid.UUID(str(u))

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from campaigns import branches, selectors
 from campaigns.models import Campaign
 from campaigns.visibility import job_as_seen, reader_get, reader_of
+from eventlog.api.pagination import OFFSET_PAGE_PARAMETERS, offset_page, offset_page_of
 from eventlog.api.serializers import ErrorSerializer, JobSerializer
 from eventlog.errors import CommandError, NotFound
 from rosters import branch_comparison
@@ -106,19 +107,15 @@ class CampaignBranchesApi(APIView):
     for the same purpose (202, the job's progress at ``Location``). The original is never
     changed."""
 
-    @extend_schema(responses=BranchSerializer(many=True))
+    @extend_schema(parameters=OFFSET_PAGE_PARAMETERS, responses=offset_page_of(BranchSerializer))
     def get(self, request: Request, campaign_id: uuid.UUID) -> Response:
         selectors.require_reader(user=request.user, campaign_id=campaign_id)
         user = request.user
         assert isinstance(user, AbstractBaseUser)  # a member, so signed in
-        readable = set(selectors.campaigns_for_user(user).values_list("id", flat=True))
-        return Response(
-            [
-                _branch_json(request, branch)
-                for branch in branches.branches_of(campaign_id)
-                if branch.id in readable
-            ]
-        )
+        readable = selectors.campaigns_for_user(user).values("id")
+        page = offset_page(request, branches.branches_of(campaign_id).filter(id__in=readable))
+        page["results"] = [_branch_json(request, branch) for branch in page["results"]]
+        return Response(page)
 
     @extend_schema(
         request=BranchCreateSerializer,

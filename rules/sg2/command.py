@@ -32,6 +32,7 @@ from rules.sg2.scales import (
     MissionMotivation,
     Quality,
 )
+from rules.sg2.suppression import place_markers
 
 
 class CommandLevel(enum.IntEnum):
@@ -386,9 +387,6 @@ def successor_leadership(*, dice: DiceSource, leadership: int) -> SuccessorOutco
     return SuccessorOutcome(leadership_before=leadership, leadership=new_leadership, rolls=(roll,))
 
 
-MAX_SUPPRESSION_MARKERS = 3
-
-
 @dataclass(frozen=True, slots=True)
 class LeaderLossOutcome:
     """Everything that happens when a unit's leader becomes a casualty."""
@@ -424,12 +422,7 @@ def loss_of_unit_leader(
     The test is taken with the LV on the unit's marker when the leader falls, before the new
     leader is known. Dice: the quality die for the confidence test, then the D6 for the new LV.
     """
-    if isinstance(suppression_markers, bool) or not 0 <= suppression_markers <= 3:
-        raise RuleError(
-            "command.refused",
-            f"A unit carries 0 to {MAX_SUPPRESSION_MARKERS} suppression markers, "
-            f"not {suppression_markers!r}.",
-        )
+    markers = place_markers(suppression_markers)
     test = confidence_test_for_event(
         dice=dice,
         quality=quality,
@@ -442,7 +435,7 @@ def loss_of_unit_leader(
     )
     successor = successor_leadership(dice=dice, leadership=leadership)
     return LeaderLossOutcome(
-        suppression_markers=min(suppression_markers + 1, MAX_SUPPRESSION_MARKERS),
+        suppression_markers=markers.after,
         confidence_test=test,
         successor=successor,
         leadership=successor.leadership,

@@ -821,6 +821,24 @@ class SG2Options:
             applies_to="sg2.fire_combat",
         ),
     )
+    one_suppression_per_fire_action: bool = field(
+        default=False,
+        metadata=option(
+            description="One fire action places at most one suppression marker on its target, "
+            "however many of its weapons are resolved one by one (a fallen leader's marker "
+            "apart); off: one marker per suppression result, as the book says (P.18)",
+            source="SG2-C Multiple Support Weapons",
+        ),
+    )
+    non_penetrating_hit_suppresses: bool = field(
+        default=False,
+        metadata=option(
+            description="A support or heavy weapon's hit that fails to penetrate a vehicle "
+            "places a suppression marker on it; off: only fire with a suppression result "
+            "does (P.18)",
+            source="SG2-C Remaining in a Disabled Vehicle; SG2 P.18",
+        ),
+    )
     split_fire_same_target: bool = field(
         default=True,
         metadata=option(

@@ -237,6 +237,7 @@ def test_each_battle_action_is_an_operation_with_its_own_parameters(schema):
         "unit_id",
         "medical_unit_id",
         "trooper_ids",
+        "in_cover",
         "hidden",
         "expected_version",
         "dice",
@@ -256,7 +257,7 @@ def test_each_battle_action_is_an_operation_with_its_own_parameters(schema):
         "$ref": "#/components/schemas/DicePrompt"
     }
     query = {p["name"]: p for p in prompt["parameters"] if p["in"] == "query"}
-    assert set(query) == {"unit_id", "medical_unit_id", "trooper_ids", "dice"}
+    assert set(query) == {"unit_id", "medical_unit_id", "trooper_ids", "in_cover", "dice"}
     assert query["unit_id"]["required"] is True
     assert "required" not in query["medical_unit_id"]
 

@@ -78,8 +78,8 @@ def shaped_bodies(fields: tuple[str, ...]) -> st.SearchStrategy[Any]:
 
 @pytest.fixture
 def world(umpire, umpire_api, settings) -> dict[str, str]:
-    """A campaign with two forces, a battle under way and one planned, and a webhook with its
-    deliveries (to a port where nothing listens): the ids paths need."""
+    """A campaign with two forces, a battle under way and one planned, a webhook with its
+    deliveries (to a port where nothing listens), and a branch: the ids paths need."""
     settings.MUSTER_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
     campaign = campaign_for(umpire, name="Fuzzed")
     webhook = umpire_api.post(
@@ -102,6 +102,11 @@ def world(umpire, umpire_api, settings) -> dict[str, str]:
     fought = f"/api/v1/battles/{battles[0]}/"
     umpire_api.post(f"{fought}commit/", {"unit_ids": [str(u.id) for u in units]})
     umpire_api.post(f"{fought}start/")
+    branch = umpire_api.post(
+        f"/api/v1/campaigns/{campaign.id}/branches/",
+        {"point": {"before_battle": battles[0]}, "options": {"replacement_die": 10}},
+    )
+    assert branch.status_code == 202, branch.json()
     return {
         "campaign_id": str(campaign.id),
         "battle_id": battles[0],
@@ -116,6 +121,7 @@ def world(umpire, umpire_api, settings) -> dict[str, str]:
             {"username": "fuzzed-invitee", "role": "observer"},
         ).json()["id"],
         "webhook_id": webhook.json()["id"],
+        "branch_id": branch.json()["id"],
         "delivery_id": str(
             Delivery.objects.filter(webhook_id=webhook.json()["id"]).values_list("id", flat=True)[0]
         ),

@@ -209,7 +209,7 @@ def test_only_the_umpire_who_made_a_branch_deletes_it_and_players_see_their_own_
     assert (shown["Red"]["units"], shown["Red"]["hidden"]) == ([], True)
     assert (seen["first_divergence"], seen["refused"]) == (None, [])
     listed = api_for(player).get(f"/api/v1/campaigns/{campaign.id}/branches/").json()
-    assert [b["id"] for b in listed] == [str(branch_id)]
+    assert [b["id"] for b in listed["results"]] == [str(branch_id)]
     gone = api_for(other_umpire).delete(f"/api/v1/campaigns/{campaign.id}/branches/{branch_id}/")
     assert (gone.status_code, gone.json()["code"]) == (409, "branch.not_yours")
     by_player = api_for(player).delete(f"/api/v1/campaigns/{campaign.id}/branches/{branch_id}/")
@@ -219,7 +219,7 @@ def test_only_the_umpire_who_made_a_branch_deletes_it_and_players_see_their_own_
         == 204
     )
     assert umpire_api.get(f"/api/v1/campaigns/{branch_id}/").status_code == 404
-    assert umpire_api.get(f"/api/v1/campaigns/{campaign.id}/branches/").json() == []
+    assert umpire_api.get(f"/api/v1/campaigns/{campaign.id}/branches/").json()["count"] == 0
 
 
 def test_the_command_line_branches_with_a_progress_bar(long_haul, umpire):
@@ -241,7 +241,7 @@ def test_the_command_line_branches_with_a_progress_bar(long_haul, umpire):
     assert "100%" in err.getvalue()
     assert "commands played again" in out.getvalue()
     branch = Campaign.objects.exclude(pk=campaign.id).get()
-    assert branch.branch_of["option_changes"] == {"exhausted_withdrawal_test": True}
+    assert (branch.branch_of or {})["option_changes"] == {"exhausted_withdrawal_test": True}
     with pytest.raises(CommandError, match=r"branch\.point_inside_command"):
         call_command("branch_campaign", str(campaign.id), "--at", "2", stdout=out, stderr=err)
     with pytest.raises(CommandError, match="--option takes NAME=VALUE"):

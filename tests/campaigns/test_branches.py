@@ -9,6 +9,7 @@ import json
 import re
 import uuid
 from collections import Counter
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -100,7 +101,7 @@ def verification(campaign_id) -> str:
 
 def read_urls(campaign: Campaign) -> list[str]:
     """Every read endpoint of the API with each of the campaign's ids it takes."""
-    values = {
+    values: dict[str, list[Any]] = {
         "campaign_id": [campaign.id],
         "force_id": list(
             Force.objects.filter(campaign_id=campaign.id).values_list("id", flat=True)

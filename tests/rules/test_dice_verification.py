@@ -202,6 +202,60 @@ def test_events_written_before_epochs_belong_to_epoch_0_and_the_tray_names_its_n
     }
 
 
+def test_a_branch_verifies_the_dice_it_rolled_afresh_and_leaves_the_kept_ones_to_its_original():
+    """A branch of a campaign (campaigns/branches.py) keeps the original's dice, which only the
+    original's seed recomputes, and rolls some afresh from its own seed: its export holds only
+    those, with the stream and epoch its metadata names."""
+    seed = b"\x02" * 32
+    created = {
+        "sequence": 1,
+        "type": "campaigns.CampaignCreated",
+        "payload": {"seed_commitment": seed_commitment(seed)},
+    }
+    kept = {"die": 8, "result": 8, "source": "server", "counter": 0, "purpose": "kept"}
+    afresh = {
+        "die": 10,
+        "result": seeded_face(seed, "rerun:4", 0, 10),
+        "source": "server",
+        "counter": 0,
+        "afresh": True,
+        "purpose": "replacements",
+    }
+    replayed = {
+        "sequence": 2,
+        "type": "rosters.ReplacementsRolled",
+        "metadata": {
+            "dice_rolled_in": "the original",
+            "dice_namespace": "job:9",
+            "afresh_dice_namespace": "rerun:4",
+            "afresh_dice_epoch": 0,
+        },
+        "payload": {"dice": [kept, afresh]},
+    }
+    copied = {
+        "sequence": 3,
+        "type": "battles.ConfidenceTested",
+        "metadata": {"dice_rolled_in": "the original", "dice_namespace": "job:2"},
+        "payload": {"dice": [kept]},
+    }
+    closed = {
+        "sequence": 4,
+        "type": "campaigns.DiceEpochClosed",
+        "payload": {"epoch": 0, "seed": seed.hex(), "next_epoch": 1, "next_commitment": "cd" * 32},
+    }
+    events = [created, replayed, copied, closed]
+    export = export_from_events("branch", events)
+    assert [(r["sequence"], r["index"], r["namespace"]) for r in export["rolls"]] == [
+        (2, 1, "rerun:4")
+    ]
+    report = verify_export(export)
+    assert report.ok
+    assert report.as_json()["checked"] == 1
+    assert SCRIPT.export_from_events(events) == {
+        key: export[key] for key in ("current_epoch", "epochs", "rolls")
+    }
+
+
 def test_a_revealed_seed_that_does_not_match_its_commitment_is_a_problem():
     epochs = [EpochRecord(0, seed_commitment(b"the committed seed"), 1, b"another".hex(), 9)]
     report = verify(epochs, [])
