@@ -1,6 +1,6 @@
 from django.urls import path
 
-from pages import roster_views, umpire_views, views
+from pages import branch_views, roster_views, umpire_views, views
 
 app_name = "pages"
 
@@ -13,6 +13,22 @@ urlpatterns = [
         name="invitation_answer",
     ),
     path("campaigns/<uuid:campaign_id>/", views.dashboard, name="dashboard"),
+    path("campaigns/<uuid:campaign_id>/branches/", branch_views.branch_list, name="branches"),
+    path(
+        "campaigns/<uuid:campaign_id>/branches/new/",
+        branch_views.branch_create,
+        name="branch_create",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/branches/<uuid:branch_id>/",
+        branch_views.branch_page,
+        name="branch",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/branches/<uuid:branch_id>/delete/",
+        branch_views.branch_delete,
+        name="branch_delete",
+    ),
     path("forces/<uuid:force_id>/", roster_views.force_page, name="force"),
     path("units/<uuid:unit_id>/", roster_views.unit_page, name="unit"),
     path("troopers/<uuid:trooper_id>/", roster_views.trooper_page, name="trooper"),
