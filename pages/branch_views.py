@@ -207,9 +207,23 @@ def branch_page(request: HttpRequest, campaign_id: uuid.UUID, branch_id: uuid.UU
         raise Http404("No such branch of this campaign.")
     job = branches.rerun_job(branch.id)
     waiting = job is not None and job.status in (Job.Status.PENDING, Job.Status.RUNNING)
+    fought = [
+        b
+        for b in Battle.objects.filter(campaign_id=campaign.id).order_by("day", "planned_sequence")
+        if b.status in ("ended", "resolved")
+    ]
+    chosen = next((b for b in fought if str(b.id) == request.GET.get("as_of_battle")), None)
     comparison = None
+    problem = None
     if not waiting:
-        comparison = branch_comparison.compare(campaign.id, branch.id)
+        try:
+            comparison = branch_comparison.compare(
+                campaign.id, branch.id, as_of_battle=chosen.id if chosen else None
+            )
+        except CommandError as error:
+            problem = error.message
+            comparison = branch_comparison.compare(campaign.id, branch.id)
+            chosen = None
         reader = reader_of(membership, campaign)
         for force in comparison["forces"]:
             force["hidden"] = not reader.sees_force(force["force_id"])
@@ -236,6 +250,9 @@ def branch_page(request: HttpRequest, campaign_id: uuid.UUID, branch_id: uuid.UU
             "row": _branch_row(branch),
             "waiting": waiting,
             "comparison": comparison,
+            "fought": fought,
+            "chosen": chosen,
+            "problem": problem,
             "may_delete": is_umpire(membership)
             and origin.get("branched_by") == signed_in_user(request).pk,
         },

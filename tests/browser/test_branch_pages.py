@@ -65,6 +65,10 @@ def test_the_umpire_branches_the_demo_compares_it_and_deletes_it(phone, demo_ser
     assert page.locator("#comparison table.compare").count() >= 6
     fits_the_phone(page)
     page.screenshot_as("comparison")
+    page.select_option("select[name=as_of_battle]", label="after Recon in force")
+    page.click("#comparison form button[type=submit]")
+    page.wait_for_selector("text=Side by side after Recon in force")
+    fits_the_phone(page)
 
     page.click("text=the branch's own pages")
     page.wait_for_selector(".branch-of")

@@ -5,6 +5,7 @@ umpire, with options the ruleset knows, and a refused request makes nothing."""
 from __future__ import annotations
 
 import io
+import json
 import uuid
 
 import pytest
@@ -125,6 +126,24 @@ def test_a_unit_unfit_earlier_in_the_branch_has_its_next_commitment_refused(long
     assert (alpha["original"]["status"], alpha["branch"]["status"]) == ("in_the_line", "withdrawn")
     history = umpire_api.get(f"/api/v1/campaigns/{branch_id}/history/").json()["results"]
     assert any("the rules refused battles.commit" in entry["summary"] for entry in history)
+    # After Hill 12 the two already part: Alpha fought it in both, and only the branch withdrew it.
+    after = umpire_api.get(
+        f"/api/v1/campaigns/{campaign.id}/branches/{branch_id}/comparison/",
+        {"as_of_battle": str(hill_12)},
+    ).json()
+    assert after["as_of_battle"] == str(hill_12)
+    (then,) = [r for f in after["forces"] for r in f["units"] if r["name"] == "Alpha Squad"]
+    assert (then["original"]["status"], then["branch"]["status"]) == ("in_the_line", "withdrawn")
+    unknown = umpire_api.get(
+        f"/api/v1/campaigns/{campaign.id}/branches/{branch_id}/comparison/",
+        {"as_of_battle": str(uuid.uuid4())},
+    )
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "battle.not_found")
+    # A branch is exported like any campaign.
+    exported = umpire_api.get(f"/api/v1/campaigns/{branch_id}/export/")
+    assert exported.status_code == 200
+    manifest = json.loads(b"".join(exported.streaming_content).split(b"\n")[0])
+    assert manifest["campaign"]["id"] == str(branch_id)
 
 
 def test_a_refused_branch_request_makes_nothing(long_haul, umpire_api, make_user, join, api_for):
