@@ -36,7 +36,9 @@ def _leader_back_from_hospital(umpire, api, **options) -> Unit:
     })  # fmt: skip
     alpha.refresh_from_db()
     assert alpha.leadership == 3
-    act(api, battle, "medical_treatment", {"unit_id": str(alpha.id), "dice": [4]})
+    # The leader's loss suppressed Alpha (P.10): it treats its wounded (a Reorganise action,
+    # P.17) only in cover (P.18).
+    act(api, battle, "medical_treatment", {"unit_id": str(alpha.id), "in_cover": True, "dice": [4]})
     end(api, battle)
     after_action(api, battle, [6])
     able = Trooper.objects.get(unit_id=alpha.id, name="Sgt Able")
