@@ -57,7 +57,8 @@ class IdMap:
     those of the original's id and the branch's (a random one). The original's id becomes the
     branch's, the same id always gets the same counterpart, two branches share no id, and the
     map is its own inverse, so the ids a command derives from ids (``CommandContext.new_id``) can
-    be derived from the original's ids and translated."""
+    be derived from the original's ids and translated. Maps compose: an original's map to a
+    branch, then the branch's to a branch of it, is the original's map to the latter."""
 
     original: uuid.UUID
     branch: uuid.UUID
@@ -426,7 +427,11 @@ def _copy_prefix(original_id: uuid.UUID, ids: IdMap, upto: int) -> None:
                 NewEvent(e.type, ids.json(e.payload), ids.text(e.stream), e.schema_version)
                 for e in group
             ],
-            metadata={**ids.json(first.metadata), **_rolled_in(first, original_id)},
+            metadata={
+                **ids.json(first.metadata),
+                **_rolled_in(first, original_id),
+                **_derived_from(first, original_id),
+            },
             recorded_at=first.recorded_at,
             project=False,
             savepoint=False,
@@ -471,6 +476,20 @@ def _rolled_in(event: StoredEvent, original_id: uuid.UUID) -> dict[str, str]:
     """Whose seed rolled the server dice an event of the original holds: the original's, or, if
     the original is a branch itself, whoever it says (rules/dice_verification.py)."""
     return {"dice_rolled_in": str(event.metadata.get("dice_rolled_in") or original_id)}
+
+
+def _derived_from(event: StoredEvent, original_id: uuid.UUID) -> dict[str, str]:
+    """Whose command the ids an event's command created were derived from, and in which
+    campaign: the command itself in the original, or, if the original had it from its own
+    original, whatever it says. A branch of a branch derives ids from there, translated by the
+    map between that campaign and itself (the maps compose: see IdMap)."""
+    command = _command_of(event)
+    if command is None:
+        return {}
+    return {
+        "ids_from": str(event.metadata.get("ids_from") or command),
+        "ids_campaign": str(event.metadata.get("ids_campaign") or original_id),
+    }
 
 
 def _change_options(
@@ -571,7 +590,11 @@ def _rerun_one(
     first = events[0]
     name = str(first.metadata.get("command_name", ""))
     record = CommandRecord.objects.filter(campaign_id=original_id, id=rerun.command_id).first()
-    metadata = {"rerun_of": rerun.command_id, **_rolled_in(first, original_id)}
+    metadata = {
+        "rerun_of": rerun.command_id,
+        **_rolled_in(first, original_id),
+        **_derived_from(first, original_id),
+    }
     for kept in ("dice_namespace", "dice_epoch"):
         if kept in first.metadata:
             metadata[kept] = first.metadata[kept]
@@ -604,8 +627,8 @@ def _rerun_one(
                 actor_id=record.actor_id,
                 dice=dice,
                 dice_source=record.dice_source,
-                ids_from=uuid.UUID(rerun.command_id),
-                translate_id=ids,
+                ids_from=uuid.UUID(metadata["ids_from"]),
+                translate_id=IdMap(uuid.UUID(metadata["ids_campaign"]), ids.branch),
                 recorded_at=first.recorded_at,
                 metadata={
                     **metadata,
@@ -627,7 +650,11 @@ def _rerun_one(
         message=refused.message[:2000],
         field=refused.field,
     )
-    store.append(
+    if record is not None:
+        # The refused command stays on record in the branch, so a branch of this branch runs
+        # it again (its dice afresh: none was rolled here).
+        metadata["command"] = str(ids(record.id))
+    appended = store.append(
         ids.branch,
         [NewEvent.of(payload, stream=f"campaign:{ids.branch}")],
         actor_id=record.actor_id if record is not None else None,
@@ -635,6 +662,22 @@ def _rerun_one(
         recorded_at=first.recorded_at,
         savepoint=False,
     )
+    if record is not None:
+        sequence = appended.events[0].sequence
+        CommandRecord.objects.create(
+            id=ids(record.id),
+            campaign_id=ids.branch,
+            name=record.name,
+            params=ids.json(record.params),
+            dice_source=record.dice_source,
+            actor_id=record.actor_id,
+            fingerprint=record.fingerprint,
+            first_sequence=sequence,
+            last_sequence=sequence,
+            response_status=422,
+            response_body={"code": payload.code, "message": payload.message},
+            recorded_at=timezone.now(),
+        )
     return "refused"
 
 

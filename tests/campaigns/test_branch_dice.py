@@ -109,3 +109,10 @@ def test_a_command_s_dice_are_read_once_in_the_order_they_were_rolled():
     early = {"dice": [roll(8, 1, "early", counter=2)]}
     # The server's dice by their place in the seeded stream, whatever the events' order.
     assert [r["purpose"] for r in rolls_of([event(1, late), event(2, early)])] == ["early", "late"]
+
+
+@given(ids, ids, ids, ids)
+def test_translations_compose_through_a_branch_of_a_branch(original, branch, again, other):
+    """What a branch of a branch derives from the first original's commands lands where the
+    branch's own translation sends the ids the branch derived."""
+    assert IdMap(branch, again)(IdMap(original, branch)(other)) == IdMap(original, again)(other)

@@ -139,6 +139,18 @@ def test_a_unit_unfit_earlier_in_the_branch_has_its_next_commitment_refused(long
         {"as_of_battle": str(uuid.uuid4())},
     )
     assert (unknown.status_code, unknown.json()["code"]) == (404, "battle.not_found")
+    # A branch of the branch without the test commits Alpha again: the refused command was kept.
+    again = make_branch(
+        umpire_api,
+        branch_id,
+        {
+            "point": {"before_battle": str(IdMap(campaign.id, branch_id)(hill_12))},
+            "options": {"exhausted_withdrawal_test": False},
+        },
+    )
+    refusals = [e.payload for e in store.read(again, types=["campaigns.BranchCommandRefused"])]
+    assert refusals == [], refusals
+    assert len(list(store.read(again, types=["battles.UnitsCommitted"]))) == 2
     # A branch is exported like any campaign.
     exported = umpire_api.get(f"/api/v1/campaigns/{branch_id}/export/")
     assert exported.status_code == 200
