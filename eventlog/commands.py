@@ -44,7 +44,13 @@ from eventlog.command_input import (
     rules_refusals,
     table_dice,
 )
-from eventlog.errors import CommandError, ConcurrencyConflict, InvalidInput, database_busy
+from eventlog.errors import (
+    CommandError,
+    ConcurrencyConflict,
+    InvalidInput,
+    StateConflict,
+    database_busy,
+)
 from eventlog.models import CommandRecord, Job
 from eventlog.store import NewEvent, StoredEvent
 from rules.dice import (
@@ -199,6 +205,30 @@ def command(cls: type[Command[Any, Any]]) -> type[Command[Any, Any]]:
         raise TypeError(f"Two commands are named {cls.name!r}.")
     _COMMANDS[cls.name] = cls()
     return cls
+
+
+# Jobs that write a campaign in many steps (a branch's play-through): no command runs on the
+# campaign while one is waiting or running, or it would land between their steps.
+_EXCLUSIVE_JOBS: set[str] = set()
+
+
+def exclusive_job(kind: str) -> None:
+    """Declare that while a job of ``kind`` is waiting or running, its campaign takes no command."""
+    _EXCLUSIVE_JOBS.add(kind)
+
+
+def _refuse_while_exclusive_job(campaign_id: uuid.UUID) -> None:
+    busy = Job.objects.filter(
+        campaign_id=campaign_id,
+        kind__in=_EXCLUSIVE_JOBS,
+        status__in=(Job.Status.PENDING, Job.Status.RUNNING),
+    )
+    if _EXCLUSIVE_JOBS and busy.exists():
+        raise StateConflict(
+            "campaign.busy",
+            "The campaign is being played through (a branch's job): try again when its job has "
+            "finished.",
+        )
 
 
 def unregister(name: str) -> None:
@@ -452,6 +482,7 @@ def _decide_and_append(
                 "changed it first. Read it again and retry.",
                 field="expected_version",
             )
+    _refuse_while_exclusive_job(ctx.campaign_id)
     state = cmd.load(ctx, params)
     with rules_refusals():
         cmd.check(ctx, state, params)

@@ -41,6 +41,7 @@ def procedure(kind: str) -> Callable[[Procedure], Procedure]:
 
     def register(run: Procedure) -> Procedure:
         _PROCEDURES[kind] = run
+        commands.exclusive_job(kind)
         return run
 
     return register

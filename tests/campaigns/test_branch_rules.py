@@ -280,3 +280,24 @@ def test_the_command_line_branches_with_a_progress_bar(long_haul, umpire):
     with pytest.raises(CommandError, match="No user 'nobody'"):
         call_command("branch_campaign", str(campaign.id), "--at", "1", "--as", "nobody", stderr=err)
     assert Campaign.objects.count() == 2
+
+
+def test_a_branch_takes_no_command_while_it_is_played_through(long_haul, umpire, umpire_api):
+    from campaigns import branches
+    from eventlog import jobs
+
+    campaign, hill_12 = long_haul
+    made = branches.branch_create(
+        original_id=campaign.id,
+        actor_id=umpire.pk,
+        point=branches.resolve_point(campaign.id, before_battle=hill_12),
+        option_changes={},
+        dispatch=False,
+    )
+    journal = f"/api/v1/campaigns/{made.branch_id}/journal/"
+    events = Event.objects.filter(campaign_id=made.branch_id).count()
+    busy = umpire_api.post(journal, {"text": "Too early."})
+    assert (busy.status_code, busy.json()["code"]) == (409, "campaign.busy")
+    assert Event.objects.filter(campaign_id=made.branch_id).count() == events
+    jobs.run_job(made.job.pk)
+    assert umpire_api.post(journal, {"text": "Now."}).status_code == 201
