@@ -13,7 +13,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -107,9 +108,44 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     return response
 
 
-def json_not_found(request, exception=None) -> JsonResponse:
+# Pages answer people with pages; everything else (the API, health checks) answers with JSON.
+_PAGE_ERRORS = {
+    403: ("Not yours to see", "You may not see this page, or do this, in this campaign."),
+    404: ("Not found", "There is no such page, or nothing here you may see."),
+    500: ("Something went wrong", "Something went wrong on our side. Nothing you did is lost."),
+}
+
+
+def _for_people(request: HttpRequest) -> bool:
+    path = request.path
+    return not path.startswith(("/api/", "/livez", "/readyz", "/healthz", "/metrics"))
+
+
+def _page(status_code: int, request: HttpRequest | None = None) -> HttpResponse:
+    title, message = _PAGE_ERRORS[status_code]
+    context = {"status": status_code, "title": title, "message": message}
+    try:
+        body = loader.render_to_string("pages/error.html", context, request=request)
+    except Exception:  # a page that failed to render must not hide the error it reports
+        logger.exception("The %s page could not be rendered.", status_code)
+        body = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{message}</p>"
+    return HttpResponse(body, status=status_code)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _for_people(request):
+        return _page(404, request)
     return JsonResponse(error_body("not_found", "Not found."), status=404)
 
 
-def json_server_error(request) -> JsonResponse:
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _for_people(request):
+        return _page(403, request)
+    return JsonResponse(error_body("permission_denied", "You may not do this."), status=403)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _for_people(request):
+        # No request: its context processors may be what failed.
+        return _page(500)
     return JsonResponse(error_body("server_error", "Something went wrong on our side."), status=500)

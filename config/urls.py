@@ -43,5 +43,6 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
 ]
 
-handler404 = "config.errors.json_not_found"
-handler500 = "config.errors.json_server_error"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"
