@@ -124,6 +124,7 @@ def _for_people(request: HttpRequest) -> bool:
 def _page(status_code: int, request: HttpRequest | None = None) -> HttpResponse:
     title, message = _PAGE_ERRORS[status_code]
     context = {"status": status_code, "title": title, "message": message}
+    body: str
     try:
         body = loader.render_to_string("pages/error.html", context, request=request)
     except Exception:  # a page that failed to render must not hide the error it reports
