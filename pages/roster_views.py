@@ -40,6 +40,9 @@ from rosters.selectors import (
     trooper_detail,
     unit_detail,
 )
+from rules.fad.scales import Quality as FadQuality
+from rules.rulesets import Ruleset
+from rules.sg2.scales import Quality as Sg2Quality
 
 Row = dict[str, Any]
 
@@ -271,29 +274,53 @@ def _collapse(rows: Sequence[Row]) -> list[Row]:
     return out
 
 
-def _charts(unit: Row, progression: Row, upto: int | None) -> tuple[Row, Row]:
+def _quality_scale(ruleset: str) -> dict[str, int]:
+    """The quality levels of a ruleset, worst to best, by name."""
+    scale = FadQuality if ruleset == Ruleset.FAD.value else Sg2Quality
+    return {q.name: q.value for q in scale}
+
+
+def _charts(unit: Row, progression: Row, upto: int | None, ruleset: str) -> tuple[Row, Row]:
     def upto_point(rows: list[Row]) -> list[Row]:
         return [r for r in rows if upto is None or r["sequence"] <= upto]
 
     quality = upto_point(progression["quality"])
     strength = _collapse(upto_point(progression["strength"]))
+    # The level is what a unit fights at: it is drawn as steps, with its points above it, so a
+    # fall from Veteran to Regular with the same points shows as the fall it is.
+    scale = _quality_scale(ruleset)
+    levels = [scale.get(str(r["quality"]).upper(), 0) for r in quality]
     quality_points = [
         Point(
             _point_label(r),
-            r["points"],
+            level,
             f"{_words(r['quality'])}, {r['points']} points"
             + (f" (+{r['points_gained']})" if r["points_gained"] else ""),
         )
-        for r in quality
+        for r, level in zip(quality, levels, strict=True)
     ]
+    # A unit's strength before its men were enlisted is no strength it ever had.
+    charted = list(strength)
+    while len(charted) > 1 and charted[0]["strength"] == 0:
+        charted = charted[1:]
+    # One point per battle or day on the chart: where it ended that battle or day (the table
+    # below keeps every step).
+    charted = [r for i, r in enumerate(charted) if i + 1 == len(charted)
+               or _point_label(charted[i + 1]) != _point_label(r)]  # fmt: skip
     strength_points = [
-        Point(_point_label(r), r["strength"], f"{r['strength']} present") for r in strength
+        Point(_point_label(r), r["strength"], f"{r['strength']} present") for r in charted
     ]
+    shown = sorted(scale.items(), key=lambda item: item[1])
     quality_chart = line_chart(
         title=f"Quality progression: {unit['name']}",
         x_label="Battle or day",
-        y_label="Quality points",
+        y_label="Quality (points above)",
         points=quality_points,
+        y_min=min(scale.values()),
+        y_max=max(scale.values()),
+        y_ticks=[(value, name.title()) for name, value in shown],
+        steps=True,
+        marks=[f"{r['points']} pts" for r in quality],
     )
     strength_chart = line_chart(
         title=f"Strength over time: {unit['name']}",
@@ -301,6 +328,7 @@ def _charts(unit: Row, progression: Row, upto: int | None) -> tuple[Row, Row]:
         y_label="Troopers present",
         points=strength_points,
         y_max=unit["toe_strength"] or None,
+        steps=True,
     )
     return (
         {"svg": quality_chart, "rows": quality},
@@ -323,7 +351,10 @@ def unit_page(request: HttpRequest, unit_id: uuid.UUID) -> HttpResponse:
     siblings = view.units(unit["force_id"])
     by_id = {u["id"]: u for u in siblings}
     quality, strength = _charts(
-        unit, unit_progression(context["campaign"].id, unit_id, judge), context["asof"].upto
+        unit,
+        unit_progression(context["campaign"].id, unit_id, judge),
+        context["asof"].upto,
+        context["campaign"].ruleset,
     )
     context.update(
         unit=detail,

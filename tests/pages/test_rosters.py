@@ -121,7 +121,10 @@ def test_the_unit_page_tells_its_history_with_dice_and_charts(client, umpire, hi
     assert re.search(r"<title[^>]*>Quality progression: Alpha Squad</title>", page)
     assert re.search(r"<title[^>]*>Strength over time: Alpha Squad</title>", page)
     assert page.count('class="axis-label">Battle or day</text>') == 2
-    assert 'class="axis-label">Quality points</text>' in page
+    assert 'class="axis-label">Quality (points above)</text>' in page
+    # The level is on the axis, the points above each step.
+    assert 'class="tick">Regular</text>' in page
+    assert 'class="mark">4 pts</text>' in page
     assert 'class="axis-label">Troopers present</text>' in page
     assert "Hill 402: regular, 4 points (+4)" in page
     ids = re.findall(r'aria-labelledby="([^"]+)"', page)
