@@ -28,7 +28,6 @@ from campaigns.calendar import calendar_advance as advance_the_calendar
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import history_list
 from campaigns.visibility import (
-    UNKNOWN_FORCE,
     Judge,
     Reader,
     events_as_seen,
@@ -41,9 +40,10 @@ from eventlog.models import Job
 from eventlog.services import event_void
 from pages import forms
 from pages.access import is_umpire, member, signed_in_user
+from pages.wording import humane, unit_lines
 from rosters import replacements as replacement_services
 from rosters import services as roster_services
-from rosters.models import Unit, UnitHistoryEntry
+from rosters.models import Unit
 
 
 def _umpire_of(request: HttpRequest, campaign_id: uuid.UUID) -> tuple[Campaign, Membership]:
@@ -325,13 +325,6 @@ JOB_NAMES = {
 }
 
 
-def _humane(type_name: str) -> str:
-    """``rosters.UnitMoved`` as "Unit moved", for events no read model tells in words."""
-    name = type_name.rpartition(".")[2]
-    words = "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip()
-    return words[:1].upper() + words[1:]
-
-
 def job_summaries(
     job: Job, events: list[store.StoredEvent], reader: Reader
 ) -> dict[int, list[str]]:
@@ -351,15 +344,10 @@ def job_summaries(
         for entry in battle_log(uuid.UUID(job.params["battle_id"]), Judge(reader)):
             add(entry["sequence"], entry["summary"])
     # The units' histories tell what the job did to each unit (quality points, fatigue, the
-    # injured's recovery, replacements). Read by the job's sequences in one query, rather than
-    # unit by unit, so a battle of many units costs no more than one of a few.
-    told = UnitHistoryEntry.objects.filter(campaign_id=job.campaign_id, sequence__in=sequences)
-    forces = dict(Unit.objects.filter(campaign_id=job.campaign_id).values_list("id", "force_id"))
-    for sequence, unit_id, summary in told.order_by("sequence", "key").values_list(
-        "sequence", "unit_id", "summary"
-    ):
-        if reader.sees_force(forces.get(unit_id, UNKNOWN_FORCE)):
-            add(sequence, summary)
+    # injured's recovery, replacements), each line naming its unit. Read by the job's
+    # sequences, rather than unit by unit, so a battle of many units costs no more than a few.
+    for sequence, summary in unit_lines(job.campaign_id, sequences, reader.sees_force):
+        add(sequence, summary)
     history = history_list(campaign_id=job.campaign_id).filter(sequence__in=sequences)
     for sequence, summary in history.values_list("sequence", "summary"):
         add(sequence, summary)
@@ -392,7 +380,7 @@ def job(request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
         {
             "sequence": event.sequence,
             "type": event.type,
-            "lines": summaries.get(event.sequence) or [_humane(event.type)],
+            "lines": summaries.get(event.sequence) or [humane(event.type)],
         }
         for event in events
     ]
@@ -402,7 +390,7 @@ def job(request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
         {
             "job": found,
             "error": job_error_as_seen(reader, found),
-            "title": JOB_NAMES.get(found.kind, _humane(found.kind)),
+            "title": JOB_NAMES.get(found.kind, humane(found.kind)),
             "campaign": campaign,
             "membership": membership,
             "umpire": is_umpire(membership),

@@ -19,11 +19,11 @@ from battles.models import Battle
 from battles.regroups import umpire_regroups
 from battles.selectors import battle_detail
 from campaigns.models import Campaign
-from campaigns.selectors import history_list
 from eventlog import store
 from eventlog.events import VOIDED
 from eventlog.models import Job
 from pages import forms
+from pages.wording import humane, umpire_lines
 from rosters import replacements
 from rosters.models import Unit
 from rosters.selectors import CurrentRoster
@@ -63,16 +63,12 @@ def _recent_events(campaign_id: uuid.UUID) -> list[dict[str, Any]]:
     events = list(store.read(campaign_id, after=after))
     # A void comes after the event it voids, so the voids of these events are among them.
     voided = {event.payload["sequence"] for event in events if event.type == VOIDED}
-    summaries = dict(
-        history_list(campaign_id=campaign_id)
-        .filter(sequence__gt=after)
-        .values_list("sequence", "summary")
-    )
+    summaries = umpire_lines(campaign_id, [event.sequence for event in events])
     return [
         {
             "sequence": event.sequence,
-            "type": event.type,
-            "summary": summaries.get(event.sequence, ""),
+            "type": humane(event.type),
+            "summary": summaries.get(event.sequence) or humane(event.type),
             "voided": event.sequence in voided,
         }
         for event in reversed(events)

@@ -264,7 +264,7 @@ def test_voiding_an_event_listed_on_the_dashboard(as_umpire, campaign):
     as_umpire.post(f"/campaigns/{campaign.id}/calendar/", {"days": "2"})
     advanced = store.last_sequence(campaign.id)
     page = dashboard(as_umpire, campaign)
-    assert f"<td>{advanced}</td><td>campaigns.CalendarAdvanced</td>" in page
+    assert f"<td>{advanced}</td><td>Calendar advanced</td>" in page
     response = as_umpire.post(
         f"/campaigns/{campaign.id}/void/",
         {"sequence": str(advanced), "reason": "Wrong day"},
@@ -352,7 +352,7 @@ def test_ending_a_battle_and_resolving_it_after_the_action(as_umpire, patrol):
     assert "After-action resolution" in page
     assert "Succeeded" in page
     # In the units' histories' words, not event type names.
-    assert "After Hill 402 (won, objective met): +4 quality points" in page
+    assert "Alpha Squad: After Hill 402 (won, objective met): +4 quality points" in page
     assert "Quality points awarded" not in page
     assert f'href="/battles/{battle.id}/"' in page
     assert f'href="/campaigns/{campaign.id}/"' in page
@@ -362,6 +362,11 @@ def test_ending_a_battle_and_resolving_it_after_the_action(as_umpire, patrol):
     hospital = page[page.index('id="hospital"') :]
     # With this seed Pte Dog's recovery die is a 3: three days in hospital (P.61).
     assert re.search(r">Pte Dog</a></td><td>Alpha Squad</td><td>5</td>", hospital)
+    # The void list tells each recent event in words, naming the unit it changed.
+    recent = page[page.index('class="list recent-events"') :]
+    recent = recent[: recent.index("</table>")]
+    assert "<td>Quality points awarded</td><td>Alpha Squad: After Hill 402" in recent
+    assert "<td>—</td>" not in recent
 
 
 def test_refused_battle_commands_name_their_field(as_umpire, patrol):
