@@ -10,6 +10,7 @@ class BattlesConfig(AppConfig):
             actions,
             after_action,
             casualties,
+            close_assault,
             events,
             fire,
             medical,

@@ -23,6 +23,28 @@ class CasevacPlan(EventPayload):
         default=0, ge=0, description="The casevac vehicle's troop capacity."
     )
     command_level: int = Field(default=2, ge=0, le=4, description="Level it is allocated at.")
+    airborne: bool = Field(
+        default=True,
+        description="A VTOL runs through the enemy's air defences (P.48); a ground ambulance "
+        "does not.",
+    )
+    ecm_die: Literal[4, 6, 8, 10, 12] | None = Field(
+        default=None, description="The aircraft's ECM die; none rolls a D4 (P.48)."
+    )
+    armour_class: int = Field(
+        default=0, ge=0, le=5, description="Armour class: D12 x class; 0 a softskin's D6 (P.38)."
+    )
+    crew_quality: Literal["untrained", "green", "regular", "veteran", "elite"] | None = Field(
+        default=None,
+        description="The pilot's quality, for his reaction test when the air defences acquire "
+        "the aircraft (P.48). Needed when the side faces an ADE.",
+    )
+    crew_leadership: int | None = Field(
+        default=None, ge=1, le=3, description="The pilot's leadership value (P.48)."
+    )
+
+
+AirDefenceLevel = Literal["none", "minimal", "low", "moderate", "high", "extreme"]
 
 
 class SideMission(EventPayload):
@@ -34,13 +56,24 @@ class SideMission(EventPayload):
     objectives: list[str] = Field(default_factory=list)
     victory_conditions: str = ""
     casevac: CasevacPlan = Field(default_factory=CasevacPlan)
+    hostile_ade: AirDefenceLevel = Field(
+        default="none",
+        description="The enemy's Air Defence Environment this side's aircraft run through "
+        "(SG2 P.48; the mission card's ADE (hostile)): none, or minimal D4 to extreme D12.",
+    )
     medical_unit_ids: list[uuid.UUID] = Field(
         default_factory=list, description="Specialised medical units attending (+2, P.39)."
     )
 
 
 # What a hidden mission card withholds: the card itself, not the side, its forces or its casevac.
-MISSION_FIELDS = ("mission_motivation", "objectives", "victory_conditions", "medical_unit_ids")
+MISSION_FIELDS = (
+    "mission_motivation",
+    "objectives",
+    "victory_conditions",
+    "medical_unit_ids",
+    "hostile_ade",
+)
 
 
 @event_type("battles.BattlePlanned", stream="battle")

@@ -72,6 +72,9 @@ class Participant(models.Model):
     suppression = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=20, choices=Status.choices)
     objective_met = models.BooleanField(default=False)
+    # While the unit is in a close assault (SG2 P.41-43): the assault, its side, the last round,
+    # the units it fights and its figures down so far; null otherwise.
+    close_assault = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["battle_id", "side"]

@@ -239,6 +239,17 @@ def _check_side(state: PlanState, side: SideMission, index: int, seen: set[uuid.
             f"{side.side}: medical units must belong to the side's forces.",
             field=f"sides.{index}.medical_unit_ids",
         )
+    casevac = side.casevac
+    if side.hostile_ade != "none" and casevac.on_call and casevac.airborne:
+        for name in ("crew_quality", "crew_leadership"):
+            if getattr(casevac, name) is None:
+                raise CommandError(
+                    "battle.casevac_pilot_needed",
+                    f"{side.side}'s casevac flies through a {side.hostile_ade} ADE: give its "
+                    "pilot's quality and leadership, for his reaction test when the air defences "
+                    "acquire it (SG2 P.48).",
+                    field=f"sides.{index}.casevac.{name}",
+                )
 
 
 def _check_links(state: PlanState, params: PlanParams) -> None:

@@ -229,6 +229,45 @@ def _casevac_histories(rows: Rows, event: StoredEvent, flown: dict[str, list[str
             )
 
 
+def _shot_down(rows: Rows, event: StoredEvent, from_unit: dict[str, str]) -> None:
+    """The wounded aboard a casevac the enemy's air defences shot down are killed (SG2 P.48,
+    P.49): their status, their records, and a line in each loading unit's history."""
+    p = event.payload
+    where = battle_name(rows, p["battle_id"], "battle")
+    killed: dict[str, list[str]] = {}
+    before: dict[str, str] = {}
+    for trooper_id in p["trooper_ids"]:
+        trooper = rows.get(Trooper, trooper_id)
+        if trooper is None:
+            continue
+        before[trooper_id] = trooper["status"]
+        rows.update(Trooper, trooper_id, status=TrooperStatus.DEAD.value)
+        service_record(
+            rows,
+            event,
+            trooper_id,
+            f"Killed at {where} when the casevac flying him out was shot down.",
+            battle_id=p["battle_id"],
+            dice=p["dice"],
+        )
+        killed.setdefault(from_unit.get(trooper_id, ""), []).append(trooper_id)
+    for unit_id, ids in sorted(killed.items()):
+        if unit_id and rows.get(Unit, unit_id) is not None:
+            unit_history(
+                rows,
+                event,
+                unit_id,
+                f"{where}: {trooper_names(rows, ids)} killed when the casevac flying "
+                f"{'him' if len(ids) == 1 else 'them'} out was shot down.",
+                {
+                    "strength": -len(ids),
+                    "casualties": [[t, before[t], TrooperStatus.DEAD.value] for t in ids],
+                },
+                battle_id=p["battle_id"],
+                dice=p["dice"],
+            )
+
+
 # --- Regrouping -----------------------------------------------------------------------------------
 
 
@@ -292,7 +331,11 @@ class InBattleProjection(Projection):
     @Projection.handles("battles.CasualtiesResolved")
     def casualties_resolved(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
-        cause = "by fire" if p["mode"] in ("allocate", "quick_and_dirty") else "in action"
+        cause = {
+            "allocate": "by fire",
+            "quick_and_dirty": "by fire",
+            "close_combat": "in close combat",
+        }.get(p["mode"], "in action")
         by_unit = _apply_casualties(rows, event, p["casualties"], cause)
         for unit_id, fates in by_unit.items():
             _unit_casualty_history(rows, event, unit_id, fates, p["casualties"])
@@ -420,6 +463,15 @@ class InBattleProjection(Projection):
         rows.update(RosterBattle, p["battle_id"], casevac_aboard={**aboard, p["side"]: {}})
         flown = _flown_out(rows, event, aboard[p["side"]])
         _casevac_histories(rows, event, flown)
+
+    @Projection.handles("battles.CasevacShotDown")
+    def casevac_shot_down(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        aboard = _casevac_aboard(rows, p)
+        if aboard is None:
+            return
+        rows.update(RosterBattle, p["battle_id"], casevac_aboard={**aboard, p["side"]: {}})
+        _shot_down(rows, event, aboard[p["side"]])
 
     @Projection.handles("battles.UnitsRegrouped")
     def units_regrouped(rows: Rows, event: StoredEvent) -> None:

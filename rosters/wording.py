@@ -52,6 +52,8 @@ def casualty_fate(c: dict[str, Any]) -> str:
         return "wounded again, untreated"
     if after == "dead":
         return "killed"
+    if after == "captured":
+        return "taken prisoner"
     return "wounded"
 
 

@@ -130,3 +130,26 @@ def join(umpire_api):
 @pytest.fixture
 def umpire_api(api_for, umpire):
     return api_for(umpire)
+
+
+@pytest.fixture
+def demo_campaign(monkeypatch, django_capture_on_commit_callbacks):
+    """The demo campaign (``manage.py demo``), its jobs each run as its command's transaction
+    commits, as they are outside a test's transaction."""
+    import io
+
+    from django.core.management import call_command
+
+    from campaigns.models import Campaign
+    from eventlog import commands
+
+    run = commands.run
+
+    def run_and_commit(*args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return run(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "run", run_and_commit)
+    call_command("demo", stdout=io.StringIO())
+    monkeypatch.setattr(commands, "run", run)
+    return Campaign.objects.get()

@@ -375,6 +375,28 @@ class MissionCasevacSerializer(serializers.Serializer):
     start_box = serializers.IntegerField(help_text="The inbound chart box it starts in.")
     troop_capacity = serializers.IntegerField()
     command_level = serializers.IntegerField()
+    airborne = serializers.BooleanField(help_text="It runs through the enemy's ADE (P.48).")
+    ecm_die = serializers.IntegerField(
+        allow_null=True, help_text="The aircraft's ECM die; null rolls a D4 (P.48)."
+    )
+    armour_class = serializers.IntegerField(help_text="D12 x class; 0 a softskin's D6 (P.38).")
+    crew_quality = EnumField(
+        "CasevacCrewQuality",
+        ["untrained", "green", "regular", "veteran", "elite"],
+        allow_null=True,
+        help_text="The pilot's quality, for his reaction test against the ADE (P.48).",
+    )
+    crew_leadership = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        defaults = {
+            "airborne": True,
+            "ecm_die": None,
+            "armour_class": 0,
+            "crew_quality": None,
+            "crew_leadership": None,
+        }
+        return super().to_representation({**defaults, **instance})
 
 
 class MissionCardSerializer(serializers.Serializer):
@@ -387,11 +409,16 @@ class MissionCardSerializer(serializers.Serializer):
     objectives = serializers.ListField(child=serializers.CharField(), allow_null=True)
     victory_conditions = serializers.CharField(allow_blank=True, allow_null=True)
     casevac = MissionCasevacSerializer()
+    hostile_ade = EnumField(
+        "AirDefenceLevel",
+        ["none", "minimal", "low", "moderate", "high", "extreme"],
+        help_text="The enemy's Air Defence Environment this side's aircraft face (P.48).",
+    )
     medical_unit_ids = serializers.ListField(child=serializers.UUIDField(), allow_null=True)
     hidden = serializers.BooleanField(help_text="The card is hidden from this reader.")
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
-        return super().to_representation({"hidden": False, **instance})
+        return super().to_representation({"hidden": False, "hostile_ade": "none", **instance})
 
 
 class CasevacAboardSerializer(serializers.Serializer):
@@ -405,8 +432,10 @@ class CasevacStateSerializer(serializers.Serializer):
 
     status = EnumField(
         "CasevacStatus",
-        ["none", "on_call", "called", "arrived", "departed"],
-        help_text="none: no casevac; on_call, then called (inbound), arrived, departed.",
+        ["none", "on_call", "called", "arrived", "departed", "turned_back", "lost"],
+        help_text="none: no casevac; on_call, then called (inbound), arrived, departed; "
+        "turned_back: it aborted on its way in through the enemy's air defences; lost: they "
+        "shot it down (P.48).",
     )
     box = serializers.IntegerField(
         allow_null=True, help_text="The inbound chart box while on call or inbound."
@@ -464,6 +493,13 @@ class ParticipantSerializer(serializers.Serializer):
     )
     status = EnumField("ParticipantStatus", Participant.Status.values, allow_null=True)
     objective_met = serializers.BooleanField(allow_null=True)
+    close_assault = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        help_text="While the unit is in a close assault (SG2 P.41-43): assault (its number), "
+        "side, round (the last fought), against (the units it fights) and down (its figures "
+        "down so far); null otherwise.",
+    )
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         return super().to_representation({"sight": Sight.WHOLE.value, **instance})

@@ -90,6 +90,8 @@ class CasualtiesProjection(Projection):
                 f"{name} took {hits} hit{'s' if hits != 1 else ''} of quick-and-dirty fire, each "
                 f"figure hit wounded until a medic checks him (P.36): {told}."
             )
+        elif p["mode"] == "close_combat":
+            summary = f"{name}, the fates of its figures downed in the close assault: {told}."
         else:
             summary = f"{name}, casualties named by the umpire: {told}."
         summary += _leaders_down_text(rows, p["leaders_down"])

@@ -1,11 +1,15 @@
 """Casualty evacuation in battle (SG2 P.54, P.44-45): a unit leader calls the flight in (a
 communication roll), it travels the Inbound Chart to the battle area, squads load their
 stabilised wounded, and when it leaves the wounded go to the rear and the units it attended may
-gain confidence (:mod:`rules.sg2.casevac`).
+gain confidence (:mod:`rules.sg2.casevac`). An airborne casevac runs through the enemy's Air
+Defence Environment on its way in and on its way out (P.48, P.45; :mod:`rules.sg2.air_defence`):
+the side's mission card names the ADE it faces (``hostile_ade``), its casevac plan the aircraft's
+ECM, armour and pilot.
 
 A side's casevac lives in its ``BattleSide.casevac`` JSON: ``status`` is ``none`` (no casevac in
-the scenario), ``on_call``, ``called`` (inbound in ``box`` since ``called_turn``), ``arrived``
-or ``departed``; ``aboard`` lists the troopers loaded and the unit each came from.
+the scenario), ``on_call``, ``called`` (inbound in ``box`` since ``called_turn``), ``arrived``,
+``departed``, ``turned_back`` (aborted on its way in, back at base) or ``lost`` (shot down);
+``aboard`` lists the troopers loaded and the unit each came from.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.medical.events import (
+    AirDefenceCheck,
     CasevacArrived,
     CasevacCalled,
     CasevacDeparted,
     CasevacLoaded,
     CasevacRise,
+    CasevacShotDown,
+    CasevacTurnedBack,
 )
 from battles.models import BattleSide, Participant
 from battles.morale import command_level
@@ -30,6 +37,12 @@ from eventlog.errors import CommandError, RuleViolation, StateConflict
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource, Die
+from rules.sg2.air_defence import (
+    AirDefence,
+    AirDefenceOutcome,
+    AirDefenceResult,
+    air_defence_check,
+)
 from rules.sg2.casevac import (
     CASEVAC_TURNAROUND_BOX,
     NUMBERED_BOXES,
@@ -42,6 +55,7 @@ from rules.sg2.casevac import (
 from rules.sg2.command import CommandLevel
 from rules.sg2.scales import Confidence
 from rules.sg2.scales import Quality as SG2Quality
+from rules.sg2.vehicles import VehicleArmour
 
 # The number of the box a departed casevac turns round in before it can come back (P.54).
 TURNAROUND_BOX = next(n for n, box in NUMBERED_BOXES.items() if box is CASEVAC_TURNAROUND_BOX)
@@ -88,6 +102,12 @@ class CasevacCall(BattleAction):
                 f"{side.side} has no casevac on call in this scenario.",
                 field="unit_id",
             )
+        if status == "lost":
+            raise StateConflict(
+                "casevac.lost",
+                f"{side.side}'s casevac was shot down: there is no casevac left to call.",
+                field="unit_id",
+            )
         if status in ("called", "arrived"):
             raise StateConflict(
                 "casevac.already_called",
@@ -113,7 +133,7 @@ class CasevacCall(BattleAction):
     def _box(side: BattleSide) -> int:
         # A flight that has left must reach box 3 before it turns back (P.54): called again, it
         # comes in from there.
-        if side.casevac.get("status") == "departed":
+        if side.casevac.get("status") in ("departed", "turned_back"):
             return max(side.mission["casevac"]["start_box"], TURNAROUND_BOX)
         return side.mission["casevac"]["start_box"]
 
@@ -152,16 +172,78 @@ class CasevacSideParams(Params):
     side: str
 
 
+PRESS_ON = Field(
+    default=True,
+    description="If the enemy's air defences acquire the aircraft, whether its pilot presses on "
+    "(then takes a reaction test at threat level +2) or aborts (P.48).",
+)
+
+
+class CasevacArriveParams(CasevacSideParams):
+    press_on: bool = PRESS_ON
+
+
+def _faces_ade(side: BattleSide) -> bool:
+    """Whether the side's casevac runs through an enemy Air Defence Environment: it is airborne
+    and the side's mission card names an ADE other than none (P.48)."""
+    plan = side.mission["casevac"]
+    return side.mission.get("hostile_ade", "none") != "none" and plan.get("airborne", True)
+
+
+def _air_defence(
+    side: BattleSide, dice: DiceSource, *, leaving: bool, press_on: bool
+) -> tuple[AirDefenceOutcome | None, AirDefenceCheck | None]:
+    """The side's casevac against the enemy's ADE on its way in or out (P.48, P.45), or nothing
+    if it does not face one. Planning a battle makes sure a casevac that faces one has a pilot."""
+    if not _faces_ade(side):
+        return None, None
+    plan = side.mission["casevac"]
+    ade = AirDefence(side.mission["hostile_ade"])
+    outcome = air_defence_check(
+        dice=dice,
+        ade=ade,
+        leaving=leaving,
+        armour=VehicleArmour(plan.get("armour_class", 0)),
+        pilot_quality=SG2Quality[plan["crew_quality"].upper()],
+        pilot_leadership=plan["crew_leadership"],
+        ecm_die=Die(plan["ecm_die"]) if plan.get("ecm_die") else None,
+        press_on=press_on,
+    )
+    assert outcome.die is not None
+    check = AirDefenceCheck(
+        ade=ade.value,
+        leg="departure" if leaving else "arrival",
+        die=outcome.die.value,
+        acquired=outcome.acquired,
+        pressed_on=outcome.pressed_on,
+        reaction_target=outcome.reaction_target,
+        reaction_passed=outcome.reaction_passed,
+        result=outcome.result.value,
+    )
+    return outcome, check
+
+
 @battle_action
 class CasevacArrive(BattleAction):
     """The side's casevac reaches the battle area (SG2 P.44): a counter moves one box in each
     Turn End Phase, the turn it was placed included, so a flight called in turn T into box B is
-    on the table from turn T + B. No dice: enter an empty list, or none."""
+    on the table from turn T + B.
+
+    An airborne casevac first runs through the enemy's Air Defence Environment (P.48; the side's
+    ``hostile_ade``): the ADE die against its ECM die (D4 without ECM); if the ADE wins it is
+    acquired, and it aborts (``press_on`` false) or its pilot takes a reaction test at TL +2,
+    failing which it aborts; pressing on, the ADE die against its armour die, and if the ADE wins
+    it is shot down. Aborted, it goes back to base and may be called again (from box 3); shot
+    down, it is lost.
+
+    Dice: none without an ADE. Otherwise the ADE die and the ECM die; if acquired and pressing
+    on, the pilot's quality die; if he passes, the ADE die and the armour die.
+    """
 
     action = "casevac_arrive"
-    Params = CasevacSideParams
+    Params = CasevacArriveParams
 
-    def check_action(self, ctx: BattleContext, params: CasevacSideParams) -> None:
+    def check_action(self, ctx: BattleContext, params: CasevacArriveParams) -> None:
         side = side_of(ctx, params.side)
         state = side.casevac
         if state.get("status") != "called":
@@ -180,8 +262,20 @@ class CasevacArrive(BattleAction):
                 field="side",
             )
 
-    def resolve(self, ctx: BattleContext, params: CasevacSideParams, dice: DiceSource) -> list[Any]:
-        return [CasevacArrived(battle_id=ctx.battle.id, side=params.side, turn=ctx.battle.turn)]
+    def resolve(
+        self, ctx: BattleContext, params: CasevacArriveParams, dice: DiceSource
+    ) -> list[Any]:
+        side = side_of(ctx, params.side)
+        outcome, check = _air_defence(side, dice, leaving=False, press_on=params.press_on)
+        common = {"battle_id": ctx.battle.id, "side": side.side, "turn": ctx.battle.turn}
+        if outcome is None:
+            return [CasevacArrived(**common)]
+        rolled = dice_json(outcome.rolls)
+        if outcome.result is AirDefenceResult.ABORTED:
+            return [CasevacTurnedBack(**common, air_defence=check, dice=rolled)]
+        if outcome.result is AirDefenceResult.SHOT_DOWN:
+            return [CasevacShotDown(**common, trooper_ids=[], air_defence=check, dice=rolled)]
+        return [CasevacArrived(**common, air_defence=check, dice=rolled)]
 
 
 def _arrived(ctx: BattleContext, side: BattleSide, field: str) -> None:
@@ -297,6 +391,7 @@ class CasevacDepartParams(Params):
         description="Those of the nearby units that cannot see the casevac; they gain nothing "
         "when the option casevac_nearby_requires_los is on.",
     )
+    press_on: bool = PRESS_ON
 
 
 @battle_action
@@ -307,8 +402,16 @@ class CasevacDepart(BattleAction):
     other friendly unit nearby with no wounded of its own awaiting evacuation rolls a D6 (+1 on
     5-6). Unlike a rally this can lift a unit above its fatigue starting level, up to Confident.
 
-    Dice: one D6 per loading squad not already Confident, in the order they loaded, then one per
-    eligible nearby unit not already Confident, in the order given.
+    An airborne casevac runs through the enemy's Air Defence Environment again on its way out,
+    the ADE one die type lower (P.45, P.48), as on arrival. Shot down, it is lost with everyone
+    aboard: the wounded it carried are killed (P.49) and no unit rolls for confidence, as none of
+    its wounded were recovered. Acquired and aborting, it still flies home with its wounded.
+
+    Dice: first the air defence check's (none without an ADE; the ADE die and the ECM die; if
+    acquired and pressing on, the pilot's quality die; if he passes, the ADE die and the armour
+    die); unless it is shot down, then one D6 per loading squad not already Confident, in the
+    order they loaded, then one per eligible nearby unit not already Confident, in the order
+    given.
     """
 
     action = "casevac_depart"
@@ -365,6 +468,19 @@ class CasevacDepart(BattleAction):
     ) -> list[Any]:
         side, loaders, nearby = self._units(ctx, params)
         aboard = [uuid.UUID(entry["trooper_id"]) for entry in side.casevac.get("aboard", [])]
+        flight, check = _air_defence(side, dice, leaving=True, press_on=params.press_on)
+        rolled = dice_json(flight.rolls) if flight else []
+        if flight is not None and flight.aboard_killed:
+            return [
+                CasevacShotDown(
+                    battle_id=ctx.battle.id,
+                    side=side.side,
+                    turn=ctx.battle.turn,
+                    trooper_ids=aboard,
+                    air_defence=check,
+                    dice=rolled,
+                )
+            ]
         rises = []
         if aboard:
             for participant in loaders:
@@ -393,7 +509,8 @@ class CasevacDepart(BattleAction):
                 turn=ctx.battle.turn,
                 trooper_ids=aboard,
                 rises=rises,
-                dice=[die for rise in rises for die in rise.dice],
+                air_defence=check,
+                dice=[*rolled, *(die for rise in rises for die in rise.dice)],
             )
         ]
 

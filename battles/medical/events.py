@@ -54,14 +54,61 @@ class CasevacCalled(EventPayload):
     dice: list[DieRoll] = Field(default_factory=list)
 
 
+class AirDefenceCheck(EventPayload):
+    """The casevac's run through the enemy's Air Defence Environment (SG2 P.48; P.45 on the way
+    out, one die type lower)."""
+
+    ade: Literal["minimal", "low", "moderate", "high", "extreme"]
+    leg: Literal["arrival", "departure"]
+    die: int = Field(description="The ADE die rolled (faces).")
+    acquired: bool = Field(description="The ADE beat the aircraft's ECM die.")
+    pressed_on: bool | None = Field(description="Acquired, the pilot meant to press on.")
+    reaction_target: int | None = Field(description="The pilot's reaction test: LV + 2 to beat.")
+    reaction_passed: bool | None
+    result: Literal["penetrated", "aborted", "shot_down"]
+
+
 @event_type("battles.CasevacArrived", stream="battle")
 class CasevacArrived(EventPayload):
-    """The side's casevac reached the battle area and entered the table (SG2 P.44, P.54)."""
+    """The side's casevac reached the battle area and entered the table (SG2 P.44, P.54), through
+    the enemy's air defences if it is airborne and they have any (P.48)."""
 
     battle_id: uuid.UUID
     side: str
     turn: int = Field(ge=0)
+    air_defence: AirDefenceCheck | None = None
     dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type("battles.CasevacTurnedBack", stream="battle")
+class CasevacTurnedBack(EventPayload):
+    """The enemy's air defences acquired the side's casevac on its way in and it aborted: its
+    counter left the Inbound Chart and it went back to base, its mission abandoned (SG2 P.48)."""
+
+    battle_id: uuid.UUID
+    side: str
+    turn: int = Field(ge=0)
+    air_defence: AirDefenceCheck
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@event_type("battles.CasevacShotDown", stream="battle")
+class CasevacShotDown(EventPayload):
+    """The enemy's air defences shot the side's casevac down (SG2 P.48), on its way in or on its
+    way out; everyone aboard was killed (P.49). ``trooper_ids``: the wounded it carried."""
+
+    battle_id: uuid.UUID
+    side: str
+    turn: int = Field(ge=0)
+    trooper_ids: list[uuid.UUID]
+    air_defence: AirDefenceCheck
+    dice: list[DieRoll] = Field(default_factory=list)
+
+
+@outline("battles.CasevacShotDown")
+def _shot_down_outline(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """How many died aboard the side's casevac, not who."""
+    return {"killed": len(payload.get("trooper_ids", []))}
 
 
 @event_type("battles.CasevacLoaded", stream="battle")
@@ -100,13 +147,14 @@ class CasevacRise(EventPayload):
 class CasevacDeparted(EventPayload):
     """The side's casevac left the table with its wounded (SG2 P.54): they go to the rear, and
     the squads it loaded and the friendly units nearby roll to gain confidence. ``dice`` holds
-    every die, in the order of ``rises``."""
+    every die: the air defence check's (P.48, P.45) first, then those of ``rises`` in order."""
 
     battle_id: uuid.UUID
     side: str
     turn: int = Field(ge=0)
     trooper_ids: list[uuid.UUID]
     rises: list[CasevacRise]
+    air_defence: AirDefenceCheck | None = None
     dice: list[DieRoll] = Field(default_factory=list)
 
 

@@ -25,6 +25,27 @@ def _casevac(rows: Rows, p: dict[str, Any]) -> dict[str, Any] | None:
     return dict(side["casevac"]) if side else None
 
 
+def _air_defence_text(check: dict[str, Any]) -> str:
+    """The casevac's run through the enemy's air defences (P.48), in words."""
+    leaving = check["leg"] == "departure"
+    way = "on its way out (one die type lower)" if leaving else "on its way in"
+    head = f"the enemy's {check['ade']} ADE (d{check['die']}) {way}"
+    if not check["acquired"]:
+        return f"{head} did not acquire it"
+    if not check["pressed_on"]:
+        turned = "it turned away for home" if leaving else "it aborted"
+        return f"{head} acquired it and {turned}"
+    if not check["reaction_passed"]:
+        turned = "it turned away for home" if leaving else "it aborted"
+        return (
+            f"{head} acquired it and the pilot's nerve failed (reaction test, needing more than "
+            f"{check['reaction_target']}): {turned}"
+        )
+    if check["result"] == "shot_down":
+        return f"{head} acquired it; the pilot pressed on and it was shot down"
+    return f"{head} acquired it; the pilot pressed on and came through"
+
+
 def _rise_text(rise: dict[str, Any]) -> str:
     """One unit's confidence roll as the casevac leaves, in words."""
     before, after = rise["confidence_before"], rise["confidence_after"]
@@ -95,7 +116,49 @@ class MedicalProjection(Projection):
             return
         state.update(status="arrived", box=None, arrived_turn=p["turn"])
         rows.update(BattleSide, _side_key(p), casevac=state)
-        log(rows, event, f"{p['side']}'s casevac reached the battle area.")
+        check = p.get("air_defence")
+        through = f": {_air_defence_text(check)}" if check else ""
+        log(
+            rows,
+            event,
+            f"{p['side']}'s casevac reached the battle area{through}.{dice_text(p['dice'])}",
+        )
+
+    @Projection.handles("battles.CasevacTurnedBack")
+    def casevac_turned_back(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        state = _casevac(rows, p)
+        if state is None:
+            return
+        state.update(status="turned_back", box=None, aboard=[], full=False)
+        rows.update(BattleSide, _side_key(p), casevac=state)
+        log(
+            rows,
+            event,
+            f"{p['side']}'s casevac went back to base, its mission abandoned: "
+            f"{_air_defence_text(p['air_defence'])}.{dice_text(p['dice'])}",
+        )
+
+    @Projection.handles("battles.CasevacShotDown")
+    def casevac_shot_down(rows: Rows, event: StoredEvent) -> None:
+        p = event.payload
+        state = _casevac(rows, p)
+        if state is None:
+            return
+        state.update(status="lost", box=None, aboard=[], full=False)
+        rows.update(BattleSide, _side_key(p), casevac=state)
+        check = p["air_defence"]
+        if check["leg"] == "departure":
+            carried = trooper_names(rows, p["trooper_ids"])
+            left = f" with {carried}" if p["trooper_ids"] else " empty"
+            summary = f"{p['side']}'s casevac left the table{left}, but "
+        else:
+            summary = f"{p['side']}'s casevac never reached the battle area: "
+        summary += f"{_air_defence_text(check)}."
+        if p["trooper_ids"]:
+            were = "was" if len(p["trooper_ids"]) == 1 else "were"
+            summary += f" {trooper_names(rows, p['trooper_ids'])} aboard {were} killed."
+        log(rows, event, summary + dice_text(p["dice"]))
 
     @Projection.handles("battles.CasevacLoaded")
     def casevac_loaded(rows: Rows, event: StoredEvent) -> None:
@@ -127,9 +190,15 @@ class MedicalProjection(Projection):
         rows.update(BattleSide, _side_key(p), casevac=state)
         flown = trooper_names(rows, p["trooper_ids"])
         summary = f"{p['side']}'s casevac left the table " + (
-            f"with {flown}." if p["trooper_ids"] else "empty."
+            f"with {flown}" if p["trooper_ids"] else "empty"
         )
-        log(rows, event, summary, dice=[])
+        check = p.get("air_defence")
+        if check:
+            ade_dice = p["dice"][: len(p["dice"]) - sum(len(r["dice"]) for r in p["rises"])]
+            summary += f"; {_air_defence_text(check)}.{dice_text(ade_dice)}"
+            log(rows, event, summary, dice=ade_dice)
+        else:
+            log(rows, event, summary + ".", dice=[])
         for index, rise in enumerate(p["rises"], start=1):
             key = participant_key(p["battle_id"], rise["unit_id"])
             if rows.get(Participant, key) is not None:

@@ -801,7 +801,6 @@ class SG2Options:
         metadata=option(
             description="Close assault from In Position at threat level +1",
             source="SG2-C Assault From In Position",
-            applies_to="sg2.close_assault",
         ),
     )
     ew_method: EwMethod = field(

@@ -18,7 +18,7 @@ from accounts.tokens import token_issue
 from battles import actions
 from battles import services as battles
 from battles.after_action import after_action_resolve
-from battles.models import Battle, Participant
+from battles.models import Battle, BattleSide, Participant
 from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
@@ -93,6 +93,7 @@ class Command(BaseCommand):
         self.stdout.write(f"  API:      {url}/api/v1/campaigns/{campaign.id}/")
         self.stdout.write(f"  API docs: {url}/api/v1/docs/")
         self.stdout.write(f"  Health:   {url}/healthz")
+        self.where_to_look(campaign, url)
 
     # --- Playing the campaign -----------------------------------------------------------------
 
@@ -192,6 +193,7 @@ class Command(BaseCommand):
                     self.act(campaign, battle, "medical_treatment", umpire, {
                         "unit_id": str(participant.unit_id),
                     })  # fmt: skip
+            self.casevac(campaign, battle, fighting, umpire)
             battle = battles.turn_advance(campaign=campaign, battle=battle, actor=umpire)
         objectives = [p.unit_id for p in fighting if p.side == winner][:1]
         battle = battles.battle_end(
@@ -202,6 +204,35 @@ class Command(BaseCommand):
             actor=umpire,
         )
         after_action_resolve(campaign=campaign, battle=battle, dice=None, actor=umpire)
+
+    def casevac(self, campaign, battle, fighting, umpire) -> None:
+        """Blue's casevac (SG2 P.54): a squad leader with stabilised men calls it; once it has
+        come in off the Inbound Chart it lands, takes his stabilised men aboard and flies out."""
+        side = BattleSide.objects.get(key=f"{battle.id}:Blue")
+        state = (side.casevac or {}).get("status", "none")
+        blue = [p for p in fighting if p.side == "Blue"]
+        waiting = {
+            p.unit_id: list(
+                Trooper.objects.filter(unit_id=p.unit_id, status="stabilised").order_by("order")
+            )
+            for p in blue
+        }
+        if state in ("on_call", "departed", "turned_back"):
+            caller = next((unit for unit, men in waiting.items() if men), None)
+            if caller is not None:
+                self.act(campaign, battle, "casevac_call", umpire, {"unit_id": str(caller)})
+        elif state == "called" and self.act(
+            campaign, battle, "casevac_arrive", umpire, {"side": "Blue"}
+        ):
+            # Never more injured aboard than half the troop capacity (P.54).
+            room = side.mission["casevac"]["troop_capacity"] // 2
+            for unit, men in waiting.items():
+                aboard = men[:room]
+                if aboard and self.act(campaign, battle, "casevac_load", umpire, {
+                    "unit_id": str(unit), "trooper_ids": [str(t.id) for t in aboard],
+                }):  # fmt: skip
+                    room -= len(aboard)
+            self.act(campaign, battle, "casevac_depart", umpire, {"side": "Blue"})
 
     def act(self, campaign, battle, name: str, umpire, params: dict[str, Any]) -> bool:
         """Perform a battle action with server dice; skip it if the state no longer allows it
@@ -259,6 +290,30 @@ class Command(BaseCommand):
             )
 
     # --- Telling it ---------------------------------------------------------------------------
+
+    def where_to_look(self, campaign: Campaign, url: str) -> None:
+        """The pages that show what the campaign is about, each where the demo did it."""
+        flown = next(iter(store.read(campaign.id, types=["battles.CasevacDeparted"])), None)
+        rested = next(iter(store.read(campaign.id, types=["rosters.UnitRested"])), None)
+        blue = Force.objects.get(campaign_id=campaign.id, side="Blue")
+        platoon = Unit.objects.filter(force_id=blue.id, kind="platoon").order_by("order")
+        self.stdout.write("  Where to look:")
+        if flown is not None:
+            battle = flown.payload["battle_id"]
+            self.stdout.write(
+                f"    Casevac (call, arrival, loading, departure) and medical treatment: "
+                f"{url}/battles/{battle}/"
+            )
+        if rested is not None:
+            self.stdout.write(
+                f"    A unit's rest and recovery: {url}/units/{rested.payload['unit_id']}/"
+            )
+        first = platoon.first()
+        if first is not None:
+            self.stdout.write(
+                f"    Replacements: {url}/campaigns/{campaign.id}/?platoon={first.id}#replacements"
+            )
+        self.stdout.write(f"    What if? (branches): {url}/campaigns/{campaign.id}/branches/")
 
     def summary(self, campaign: Campaign) -> None:
         battles_fought = Battle.objects.filter(campaign_id=campaign.id).order_by("day")
