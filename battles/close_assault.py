@@ -675,7 +675,11 @@ class CloseAssault(BattleAction):
             by_unit: dict[uuid.UUID, list[TrooperCasualty]] = {}
             unit_rolls: dict[uuid.UUID, list[Roll]] = {}
             for figure_id in down:
-                trooper = troopers[figure_id]
+                trooper = troopers.get(figure_id)
+                if trooper is None or trooper.status != TrooperStatus.FIT:
+                    # Another action decided his fate between the rounds (a casualty the umpire
+                    # recorded): no die is rolled for him here.
+                    continue
                 with rolling_for(dice, figure_id):
                     outcome = close_combat_casualties(
                         dice=dice,
