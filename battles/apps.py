@@ -18,4 +18,5 @@ class BattlesConfig(AppConfig):
             projections,
             review,
             suppression,
+            vehicle_fire,
         )
