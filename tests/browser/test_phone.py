@@ -1,5 +1,6 @@
 """Every page of the served demo at a phone's width (390 px): nothing scrolls sideways, tables
-scroll inside their own box, and controls are large enough to touch."""
+scroll inside their own box, controls are large enough to touch, and every table says what it is
+and which cells head which."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def test_every_page_fits_a_phone(browser, demo_server, dark):
     log_in(page, demo_server, "umpire")
     too_wide = {}
     small = {}
+    unlabelled = {}
     for path in demo_pages(demo_server):
         page.goto(f"{demo_server.url}{path}")
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -52,6 +54,14 @@ def test_every_page_fits_a_phone(browser, demo_server, dark):
         )
         if tiny:
             small[path] = tiny
+        untold = page.evaluate(
+            """() => [...document.querySelectorAll('main table')]
+                .filter(t => !t.caption || !t.caption.textContent.trim()).length
+              + document.querySelectorAll('main th:not([scope])').length"""
+        )
+        if untold:
+            unlabelled[path] = untold
     context.close()
     assert too_wide == {}
     assert small == {}
+    assert unlabelled == {}
