@@ -224,9 +224,8 @@ def branch_page(request: HttpRequest, campaign_id: uuid.UUID, branch_id: uuid.UU
             problem = error.message
             comparison = branch_comparison.compare(campaign.id, branch.id)
             chosen = None
-        reader = reader_of(membership, campaign)
+        comparison = branch_comparison.as_seen(comparison, reader_of(membership, campaign))
         for force in comparison["forces"]:
-            force["hidden"] = not reader.sees_force(force["force_id"])
             for unit in force["units"]:
                 unit["figures"] = [
                     {
@@ -237,9 +236,6 @@ def branch_page(request: HttpRequest, campaign_id: uuid.UUID, branch_id: uuid.UU
                     }
                     for name in comparison["compared"]
                 ]
-        if not reader.is_umpire:
-            comparison["refused"] = []
-            comparison["first_divergence"] = None
     origin = branch.branch_of or {}
     return render(
         request,

@@ -10,6 +10,7 @@ from typing import Any
 
 from campaigns.branches import IdMap, rolls_in
 from campaigns.models import Campaign
+from campaigns.visibility import Reader
 from eventlog import store
 from eventlog.errors import CommandError, NotFound
 from eventlog.store import StoredEvent
@@ -160,6 +161,25 @@ def compare(
         "refused": _refused(branch_id),
         "first_divergence": first_divergence(sides),
     }
+
+
+def as_seen(comparison: Row, reader: Reader) -> Row:
+    """The comparison as a member sees it (campaigns.visibility): a force the reader does not
+    see whole keeps its name and side, not its units; the refusals and the first divergence,
+    whose dice name every force, are the umpire's."""
+    if reader.is_umpire:
+        return comparison
+    for force in comparison["forces"]:
+        if not reader.sees_force(force["force_id"]):
+            force["units"] = []
+            force["hidden"] = True
+    comparison["differing_units"] = [
+        row["unit_id"] for force in comparison["forces"] for row in force["units"]
+        if row["differs"]
+    ]  # fmt: skip
+    comparison["refused"] = []
+    comparison["first_divergence"] = None
+    return comparison
 
 
 def _refused(branch_id: uuid.UUID) -> list[Row]:

@@ -242,16 +242,4 @@ class CampaignBranchComparisonApi(APIView):
                     "invalid.as_of_battle", "as_of_battle is a battle id.", field="as_of_battle"
                 ) from None
         comparison = branch_comparison.compare(campaign_id, branch_id, as_of_battle=as_of_battle)
-        reader = reader_of(membership)
-        if not reader.is_umpire:
-            comparison["refused"] = []
-            comparison["first_divergence"] = None
-            for force in comparison["forces"]:
-                if not reader.sees_force(force["force_id"]):
-                    force["units"] = []
-                    force["hidden"] = True
-            comparison["differing_units"] = [
-                row["unit_id"] for force in comparison["forces"] for row in force["units"]
-                if row["differs"]
-            ]  # fmt: skip
-        return Response(comparison)
+        return Response(branch_comparison.as_seen(comparison, reader_of(membership)))
