@@ -13,6 +13,7 @@ class BattlesConfig(AppConfig):
             close_assault,
             events,
             fire,
+            fire_support,
             medical,
             morale,
             projections,

@@ -64,6 +64,13 @@ class SideMission(EventPayload):
     medical_unit_ids: list[uuid.UUID] = Field(
         default_factory=list, description="Specialised medical units attending (+2, P.39)."
     )
+    support_chits: int = Field(
+        default=0,
+        ge=0,
+        le=20,
+        description="Support request counters the scenario gives this side (SG2 P.44). With the "
+        "option support_chits = d6_per_player the side rolls a D6 instead.",
+    )
 
 
 # What a hidden mission card withholds: the card itself, not the side, its forces or its casevac.
@@ -73,6 +80,7 @@ MISSION_FIELDS = (
     "victory_conditions",
     "medical_unit_ids",
     "hostile_ade",
+    "support_chits",
 )
 
 

@@ -65,6 +65,7 @@ from rules.sg2.suppression import UnitAction, fire_suppresses, may_act, place_ma
 
 MAX_SUPPORT_WEAPONS = 10
 FIRE_RESOLVED_EVENT = "battles.FireResolved"
+FIRE_MISSION_STRUCK_EVENT = "battles.FireMissionStruck"
 
 
 class SupportWeapon(Params):
@@ -398,7 +399,7 @@ class DirectFire(BattleAction):
         due: list[str] = []
         if casualties is not None and casualties.casualties:
             due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value)
-        elif suppresses and not _suppressed_by_fire_before(ctx, params.target_id):
+        elif suppresses and not suppressed_by_fire_before(ctx, params.target_id):
             due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE.value)
         return FireResolved(
             battle_id=ctx.battle.id,
@@ -434,12 +435,18 @@ def _method(ctx: BattleContext) -> FireMethod:
     return FireMethod(ctx.options.fire_method)
 
 
-def _suppressed_by_fire_before(ctx: BattleContext, target_id: uuid.UUID) -> bool:
-    """Whether fire has suppressed the unit earlier in this battle (P.20 "FIRST time")."""
-    return any(
+def suppressed_by_fire_before(ctx: BattleContext, target_id: uuid.UUID) -> bool:
+    """Whether fire has suppressed the unit earlier in this battle (P.20 "FIRST time"): direct
+    fire, or a fire mission's burst catching one of its figures (P.47)."""
+    direct = any(
         event.payload["target_id"] == str(target_id)
         and (event.payload["effect"] != FireEffect.NO_EFFECT.value or event.payload["travel_mode"])
         for event in battle_events(ctx, FIRE_RESOLVED_EVENT)
+    )
+    return direct or any(
+        unit["unit_id"] == str(target_id)
+        for event in battle_events(ctx, FIRE_MISSION_STRUCK_EVENT)
+        for unit in event.payload["units"]
     )
 
 

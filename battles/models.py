@@ -43,6 +43,8 @@ class BattleSide(models.Model):
     force_ids = models.JSONField(default=list)
     mission = models.JSONField(default=dict)
     casevac = models.JSONField(default=dict)
+    # Support request counters and fire missions on the side's Inbound Chart (SG2 P.44-46).
+    support = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["battle_id", "order"]

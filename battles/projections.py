@@ -71,6 +71,7 @@ def battle_name(rows: Rows, battle_id: Any, missing: str = "the battle") -> str:
 class BattleProjection(Projection):
     name = "battles"
     models = (Battle, BattleSide, Participant, BattleLogEntry)
+    version = 2
 
     @Projection.handles("battles.BattlePlanned")
     def planned(rows: Rows, event: StoredEvent) -> None:
@@ -109,6 +110,7 @@ class BattleProjection(Projection):
                         "box": side["casevac"]["start_box"],
                         "aboard": [],
                     },
+                    "support": {},
                 },
             )
         sides = " and ".join(side["side"] for side in p["sides"])

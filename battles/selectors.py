@@ -102,11 +102,27 @@ def _side_as_seen(side: Row, judge: Judge) -> Row:
         casevac = dict(side["casevac"] or {})
         aboard = casevac.get("aboard", [])
         casevac.update(aboard=[], aboard_count=len(aboard))
-        side = {**side, "casevac": casevac}
+        side = {**side, "casevac": casevac, "support": _support_as_seen(side["support"])}
     if judge.mission_secret(side["battle_id"], side["side"]) is not None:
         mission = {k: v for k, v in (side["mission"] or {}).items() if k not in MISSION_FIELDS}
         side = {**side, "mission": {**mission, "hidden": True}}
     return side
+
+
+def _support_as_seen(support: Row | None) -> Row:
+    """Another side's off-table support as a player sees it: the counters on its Inbound Chart
+    (which mission, when it can come down), not who called what onto where until it lands, nor
+    how many request counters the side has spent."""
+    support = support or {}
+    counter = ("mission_id", "number", "status", "requested_turn", "box", "available_turn")
+    return {
+        "chits_rolled": None,
+        "chits_spent": None,
+        "missions": [
+            mission if mission["status"] != "inbound" else {k: mission[k] for k in counter}
+            for mission in support.get("missions", [])
+        ],
+    }
 
 
 # --- The battle log ------------------------------------------------------------------------------

@@ -416,6 +416,27 @@ class TurnAdvance(_OnBattle):
 
     def check(self, ctx: CommandContext, state: Battle, params: BattleParams) -> None:
         require_status(state, Battle.Status.IN_PROGRESS, doing="advance the turn")
+        self._fire_missions_fired(state)
+
+    @staticmethod
+    def _fire_missions_fired(state: Battle) -> None:
+        """SG2 P.46: a fire mission that has reached the table must be brought down before the
+        Turn End Phase (unless the campaign's option says it may wait)."""
+        campaign = Campaign.objects.get(pk=state.campaign_id)
+        options = parse_options(campaign.ruleset, campaign.options)
+        if not getattr(options, "fire_mission_must_fire_in_arrival_turn", False):
+            return
+        sides = BattleSide.objects.filter(battle_id=state.id).order_by("order").values()
+        for side in sides:
+            for mission in (side["support"] or {}).get("missions", []):
+                if mission["status"] != "fired" and mission["available_turn"] <= state.turn:
+                    raise StateConflict(
+                        "fire_mission.unfired",
+                        f"{side['side']}'s fire mission {mission['number']} is on the table "
+                        "this turn and must be brought down (fire_mission_land, then "
+                        "fire_mission_impact) before the turn ends (SG2 P.46).",
+                        field="battle",
+                    )
 
     def decide(
         self, ctx: CommandContext, state: Battle, params: BattleParams, dice: DiceSource | None

@@ -415,10 +415,17 @@ class MissionCardSerializer(serializers.Serializer):
         help_text="The enemy's Air Defence Environment this side's aircraft face (P.48).",
     )
     medical_unit_ids = serializers.ListField(child=serializers.UUIDField(), allow_null=True)
+    support_chits = serializers.IntegerField(
+        allow_null=True,
+        help_text="Support request counters the scenario gives the side (P.44); null when the "
+        "card is hidden from the reader.",
+    )
     hidden = serializers.BooleanField(help_text="The card is hidden from this reader.")
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
-        return super().to_representation({"hidden": False, "hostile_ade": "none", **instance})
+        return super().to_representation(
+            {"hidden": False, "hostile_ade": "none", "support_chits": None, **instance}
+        )
 
 
 class CasevacAboardSerializer(serializers.Serializer):
@@ -454,6 +461,84 @@ class CasevacStateSerializer(serializers.Serializer):
         )
 
 
+class FireMissionLandingSerializer(serializers.Serializer):
+    accurate = serializers.BooleanField(help_text="It landed on its impact marker (P.46).")
+    deviation_direction = serializers.IntegerField(
+        allow_null=True, help_text="Clock face the impact point deviated towards."
+    )
+    deviation_distance = serializers.IntegerField(help_text="Inches it deviated.")
+    rounds = serializers.JSONField(
+        help_text="Each round: round, direction (clock face from round 1; null for round 1) "
+        "and distance (inches from round 1)."
+    )
+
+
+class FireMissionSerializer(serializers.Serializer):
+    """A fire mission on a side's Inbound Chart (SG2 P.44-47). Another side's readers see its
+    counter only (number, status and turns) until it comes down."""
+
+    mission_id = serializers.UUIDField()
+    number = serializers.IntegerField()
+    status = EnumField(
+        "FireMissionStatus",
+        ["inbound", "landed", "fired"],
+        help_text="inbound: on the Inbound Chart; landed: came down, its bursts to resolve; "
+        "fired: its bursts resolved.",
+    )
+    requested_turn = serializers.IntegerField()
+    box = serializers.IntegerField(help_text="The Inbound Chart box it started in.")
+    available_turn = serializers.IntegerField(help_text="The first turn it can come down.")
+    unit_id = serializers.UUIDField(allow_null=True, help_text="The unit that requested it.")
+    kind = EnumField("FireSupportKind", ["artillery", "orbital"], allow_null=True)
+    asset_level = EnumField(
+        "FireSupportAssetLevel", ["company", "battalion", "regiment"], allow_null=True
+    )
+    delivery = EnumField(
+        "DeliverySystem", ["small", "medium", "large", "very_large"], allow_null=True
+    )
+    warhead = EnumField(
+        "Warhead",
+        ["general_purpose_explosive", "anti_personnel_submunitions", "anti_armour_submunitions"],
+        allow_null=True,
+    )
+    rounds = serializers.IntegerField(allow_null=True)
+    target = serializers.CharField(allow_null=True, allow_blank=True)
+    landing = FireMissionLandingSerializer(allow_null=True)
+    fired_turn = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        shown = dict.fromkeys(
+            (
+                "unit_id",
+                "kind",
+                "asset_level",
+                "delivery",
+                "warhead",
+                "rounds",
+                "target",
+                "landing",
+                "fired_turn",
+            )
+        )
+        return super().to_representation({**shown, **instance})
+
+
+class SupportStateSerializer(serializers.Serializer):
+    """A side's off-table support (SG2 P.44-46): its request counters and fire missions."""
+
+    chits_rolled = serializers.IntegerField(
+        allow_null=True,
+        help_text="The D6 rolled for counters (option support_chits = d6_per_player).",
+    )
+    chits_spent = serializers.IntegerField(allow_null=True)
+    missions = FireMissionSerializer(many=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return super().to_representation(
+            {"chits_rolled": None, "chits_spent": 0, "missions": [], **(instance or {})}
+        )
+
+
 class BattleSideSerializer(serializers.Serializer):
     key = serializers.CharField()
     campaign_id = serializers.UUIDField()
@@ -463,6 +548,7 @@ class BattleSideSerializer(serializers.Serializer):
     force_ids = serializers.ListField(child=serializers.UUIDField())
     mission = MissionCardSerializer()
     casevac = CasevacStateSerializer()
+    support = SupportStateSerializer()
     mission_secret = BattleSecretSerializer(
         allow_null=True, help_text="The mission card was recorded hidden: when, and its reveal."
     )

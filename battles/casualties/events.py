@@ -48,14 +48,14 @@ class PotentialHitRecord(EventPayload):
 @event_type("battles.CasualtiesResolved", stream="battle")
 class CasualtiesResolved(EventPayload):
     """Hits on a unit were turned into wounds and kills: allocated by the rules (SG2 P.35-36),
-    named by the umpire, the hits of quick-and-dirty fire, each figure hit wounded (P.36), or
-    the fates of figures downed in a close assault (P.42); power-armoured casualties rolled at
-    once (P.40)."""
+    named by the umpire, the hits of quick-and-dirty fire, each figure hit wounded (P.36), the
+    fates of figures downed in a close assault (P.42), or the figures an artillery burst wounded
+    or killed (P.47); power-armoured casualties rolled at once (P.40)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     turn: int = Field(ge=0)
-    mode: Literal["allocate", "named", "quick_and_dirty", "close_combat"]
+    mode: Literal["allocate", "named", "quick_and_dirty", "close_combat", "artillery"]
     potential_hits: int | None = None
     impact_die: int | None = None
     cover: str | None = None

@@ -69,7 +69,7 @@ class CasualtiesProjection(Projection):
     projection)."""
 
     name = "battles.casualties"
-    version = 3
+    version = 4
 
     @Projection.handles("battles.CasualtiesResolved")
     def casualties_resolved(rows: Rows, event: StoredEvent) -> None:
@@ -92,6 +92,8 @@ class CasualtiesProjection(Projection):
             )
         elif p["mode"] == "close_combat":
             summary = f"{name}, the fates of its figures downed in the close assault: {told}."
+        elif p["mode"] == "artillery":
+            summary = f"{name}, casualties of the fire mission (impact d{p['impact_die']}): {told}."
         else:
             summary = f"{name}, casualties named by the umpire: {told}."
         summary += _leaders_down_text(rows, p["leaders_down"])

@@ -686,7 +686,6 @@ class SG2Options:
         metadata=option(
             description="Added to the caller's LV when requesting support",
             source="SG2 P.44",
-            applies_to="sg2.fire_support",
         ),
     )
     support_chits: SupportChits = field(
@@ -694,7 +693,6 @@ class SG2Options:
         metadata=option(
             description="Support request chits per player",
             source="SG2 P.44",
-            applies_to="sg2.fire_support",
         ),
     )
     inbound_start: InboundStart = field(
@@ -702,7 +700,6 @@ class SG2Options:
         metadata=option(
             description="Inbound Chart starting boxes",
             source="SG2 P.45",
-            applies_to="sg2.fire_support",
         ),
     )
     fire_mission_arrival: FireMissionArrival = field(
@@ -710,7 +707,6 @@ class SG2Options:
         metadata=option(
             description="When a fire mission reaching box 1 arrives",
             source="SG2 P.46 (SG2-C reads it as next turn)",
-            applies_to="sg2.fire_support",
         ),
     )
     fire_mission_must_fire_in_arrival_turn: bool = field(
@@ -718,7 +714,6 @@ class SG2Options:
         metadata=option(
             description="An available fire mission must be resolved before that turn ends",
             source="SG2 P.46",
-            applies_to="sg2.fire_support",
         ),
     )
     casevac_enters: CasevacEnters = field(
@@ -793,7 +788,6 @@ class SG2Options:
         metadata=option(
             description="Artillery may be aimed at terrain features",
             source="SG2-C Firing Artillery at Terrain Features",
-            applies_to="sg2.fire_support",
         ),
     )
     assault_from_in_position: bool = field(
