@@ -77,6 +77,12 @@ class Participant(models.Model):
     # While the unit is in a close assault (SG2 P.41-43): the assault, its side, the last round,
     # the units it fights and its figures down so far; null otherwise.
     close_assault = models.JSONField(null=True, blank=True, default=None)
+    # Fast and Dirty: the unit's marker (FaD p.24: under_fire or pinned; blank: none), whether
+    # it is broken (p.13), and its Resolve in this battle (p.13-14: Losing Heart and Leave No
+    # One Behind lower it; blank until it first changes from the roster's).
+    marker = models.CharField(max_length=20, blank=True, default="")
+    broken = models.BooleanField(default=False)
+    resolve = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         ordering = ["battle_id", "side"]

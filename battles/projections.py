@@ -136,6 +136,9 @@ class BattleProjection(Projection):
                     "suppression": 0,
                     "status": Participant.Status.FIGHTING.value,
                     "objective_met": False,
+                    "marker": "",
+                    "broken": False,
+                    "resolve": "",
                 },
             )
             start = unit["starting_confidence"]

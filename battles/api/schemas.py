@@ -579,6 +579,23 @@ class ParticipantSerializer(serializers.Serializer):
     )
     status = EnumField("ParticipantStatus", Participant.Status.values, allow_null=True)
     objective_met = serializers.BooleanField(allow_null=True)
+    marker = EnumField(
+        "FadMarker",
+        ["", "under_fire", "pinned"],
+        allow_null=True,
+        required=False,
+        help_text="Fast and Dirty: the unit's Under Fire or Pinned marker (FaD p.24); blank: none.",
+    )
+    broken = serializers.BooleanField(
+        allow_null=True, required=False, help_text="Fast and Dirty: the unit is broken (FaD p.13)."
+    )
+    resolve = serializers.CharField(
+        allow_null=True,
+        allow_blank=True,
+        required=False,
+        help_text="Fast and Dirty: the unit's Resolve in this battle once lowered (FaD p.14, "
+        "p.35); blank: the roster's.",
+    )
     close_assault = serializers.JSONField(
         allow_null=True,
         required=False,
