@@ -416,7 +416,26 @@ class TurnAdvance(_OnBattle):
 
     def check(self, ctx: CommandContext, state: Battle, params: BattleParams) -> None:
         require_status(state, Battle.Status.IN_PROGRESS, doing="advance the turn")
+        self._assaults_decided(state)
         self._fire_missions_fired(state)
+
+    @staticmethod
+    def _assaults_decided(state: Battle) -> None:
+        """SG2 P.42: a close assault is fought round after round until it is decided, all in
+        the game turn it began."""
+        fighting = (
+            Participant.objects.filter(battle_id=state.id, close_assault__isnull=False)
+            .order_by("unit_id")
+            .values_list("close_assault", flat=True)
+            .first()
+        )
+        if fighting is not None:
+            raise StateConflict(
+                "close_assault.undecided",
+                f"Close assault {fighting['assault']} is not over: fight its next round or "
+                "break it off (close_assault) before the turn ends (SG2 P.42).",
+                field="battle",
+            )
 
     @staticmethod
     def _fire_missions_fired(state: Battle) -> None:

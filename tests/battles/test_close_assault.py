@@ -404,3 +404,21 @@ def test_a_side_may_break_off_between_rounds(umpire_api, battle, sides):
     assert any(line.startswith("Squad 1 fell back by choice from close assault 1") for line in log)
     assert set(in_assault(umpire_api, battle).values()) == {None}
     assert_rebuild_keeps_rows()
+
+
+def test_the_turn_cannot_end_in_the_middle_of_an_assault_p42(umpire_api, battle, sides):
+    """P.42: a close assault is fought to its end within the game turn: the turn does not end
+    while one is undecided."""
+    blue, red = sides
+    body = {
+        "unit_id": str(blue.id),
+        "target_id": str(red.id),
+        "defenders_in_cover": True,
+        "weapons": [{"trooper_id": str(members(blue)[0].id), "weapon": "firearm"}],
+    }
+    first = assault(umpire_api, battle, {**body, "dice": [8, 6, 5, 7, 2, 4, 4, 7, 8]})
+    assert first.json()["events"][0]["payload"]["result"] == "another_round"
+    before = store.last_sequence(battle_campaign(battle))
+    refused = umpire_api.post(f"/api/v1/battles/{battle['id']}/turn/")
+    assert (refused.status_code, refused.json()["code"]) == (409, "close_assault.undecided")
+    assert store.last_sequence(battle_campaign(battle)) == before
