@@ -66,6 +66,7 @@ from rules.sg2.suppression import UnitAction, fire_suppresses, may_act, place_ma
 MAX_SUPPORT_WEAPONS = 10
 FIRE_RESOLVED_EVENT = "battles.FireResolved"
 FIRE_MISSION_STRUCK_EVENT = "battles.FireMissionStruck"
+SNIPER_FIRED_EVENT = "battles.SniperFired"  # battles.snipers
 
 
 class SupportWeapon(Params):
@@ -437,17 +438,23 @@ def _method(ctx: BattleContext) -> FireMethod:
 
 def suppressed_by_fire_before(ctx: BattleContext, target_id: uuid.UUID) -> bool:
     """Whether fire has suppressed the unit earlier in this battle (P.20 "FIRST time"): direct
-    fire, or a fire mission's burst catching one of its figures (P.47)."""
+    fire, a sniper's shot (P.27), or a fire mission's burst catching one of its figures (P.47)."""
     direct = any(
         event.payload["target_id"] == str(target_id)
         and (event.payload["effect"] != FireEffect.NO_EFFECT.value or event.payload["travel_mode"])
         for event in battle_events(ctx, FIRE_RESOLVED_EVENT)
     )
-    return direct or any(
+    # Every sniper shot suppresses its target, even one that misses (P.27).
+    sniped = any(
+        event.payload["target_id"] == str(target_id)
+        for event in battle_events(ctx, SNIPER_FIRED_EVENT)
+    )
+    struck = any(
         unit["unit_id"] == str(target_id)
         for event in battle_events(ctx, FIRE_MISSION_STRUCK_EVENT)
         for unit in event.payload["units"]
     )
+    return direct or sniped or struck
 
 
 def _hits_text(p: dict[str, Any]) -> str:

@@ -312,7 +312,8 @@ class InBattleProjection(Projection):
 
     name = "rosters.in_battle"
     # 2: a wrecked power suit (P.40 roll 5) is kept on its wearer's row
-    version = 2
+    # 3: casualties of artillery, mines and snipers are told as such
+    version = 3
     models = (RosterBattle,)
 
     @Projection.handles("battles.BattlePlanned")
@@ -335,6 +336,9 @@ class InBattleProjection(Projection):
             "allocate": "by fire",
             "quick_and_dirty": "by fire",
             "close_combat": "in close combat",
+            "artillery": "by artillery fire",
+            "mine": "by a mine",
+            "sniper": "by a sniper",
         }.get(p["mode"], "in action")
         by_unit = _apply_casualties(rows, event, p["casualties"], cause)
         for unit_id, fates in by_unit.items():

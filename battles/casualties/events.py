@@ -50,12 +50,15 @@ class CasualtiesResolved(EventPayload):
     """Hits on a unit were turned into wounds and kills: allocated by the rules (SG2 P.35-36),
     named by the umpire, the hits of quick-and-dirty fire, each figure hit wounded (P.36), the
     fates of figures downed in a close assault (P.42), or the figures an artillery burst wounded
-    or killed (P.47); power-armoured casualties rolled at once (P.40)."""
+    or killed (P.47), or the hits of a mine, booby trap (P.55-56) or sniper (P.27), each already
+    on its figure; power-armoured casualties rolled at once (P.40)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     turn: int = Field(ge=0)
-    mode: Literal["allocate", "named", "quick_and_dirty", "close_combat", "artillery"]
+    mode: Literal[
+        "allocate", "named", "quick_and_dirty", "close_combat", "artillery", "mine", "sniper"
+    ]
     potential_hits: int | None = None
     impact_die: int | None = None
     cover: str | None = None

@@ -92,6 +92,9 @@ class CasualtiesProjection(Projection):
             )
         elif p["mode"] == "close_combat":
             summary = f"{name}, the fates of its figures downed in the close assault: {told}."
+        elif p["mode"] in ("mine", "sniper"):
+            by = "a mine or booby trap" if p["mode"] == "mine" else "a sniper"
+            summary = f"{name}, hit by {by} (impact d{p['impact_die']}): {told}."
         elif p["mode"] == "artillery":
             summary = f"{name}, casualties of the fire mission (impact d{p['impact_die']}): {told}."
         else:

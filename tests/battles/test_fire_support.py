@@ -3,6 +3,8 @@ travels the Inbound Chart, comes down off its marker and bursts over a squad."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battles.models import BattleSide, Participant
@@ -275,7 +277,7 @@ def test_refusals_append_nothing(umpire_api, campaign, battle, squad1, red2):
     assert (not_landed.status_code, not_landed.json()["code"]) == (409, "fire_mission.not_landed")
     act(umpire_api, battle, "fire_mission_land", {"mission_id": mission_id, "dice": [8, 1, 1]})
     before = store.last_sequence(campaign.id)
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"bursts": [{"round": 3, "troopers": []}]}, "fire_mission.no_such_round"),
         (
             {"bursts": [{"round": 1, "troopers": []}, {"round": 1, "troopers": []}]},
