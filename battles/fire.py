@@ -32,6 +32,7 @@ from battles.casualties.state import (
     trooper_casualty,
 )
 from battles.models import Participant
+from battles.morale.confidence import test_called_for
 from battles.projections import dice_text, log, participant_key, unit_name
 from battles.suppression import is_vehicle_unit, markers_text
 from campaigns.events import DieRoll, dice_json
@@ -397,11 +398,11 @@ class DirectFire(BattleAction):
         markers = place_markers(target.suppression, int(suppresses))
         # P.20: casualties from fire, or being suppressed by fire for the first time in the
         # battle (a marker from a fallen leader, or one removed since, does not count).
-        due: list[str] = []
+        due: list[ConfidenceCircumstance] = []
         if casualties is not None and casualties.casualties:
-            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value)
+            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE)
         elif suppresses and not suppressed_by_fire_before(ctx, params.target_id):
-            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE.value)
+            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE)
         return FireResolved(
             battle_id=ctx.battle.id,
             unit_id=params.unit_id,
@@ -427,7 +428,7 @@ class DirectFire(BattleAction):
             hits_divisor_die=outcome.hits.divisor.value if outcome.hits else None,
             suppression_before=markers.before,
             suppression_after=markers.after,
-            confidence_test_for=due,
+            confidence_test_for=test_called_for(ctx, target, due),
             dice=dice_json(outcome.rolls),
         )
 

@@ -46,6 +46,7 @@ from battles.fire import FIRE_MISSION_STRUCK_EVENT, suppressed_by_fire_before
 from battles.medical.casevac import side_of
 from battles.models import BattleSide, Participant
 from battles.morale import command_level
+from battles.morale.confidence import test_called_for
 from battles.projections import dice_text, log, participant_key, unit_name
 from campaigns.events import DieRoll, dice_json
 from campaigns.visibility import outline
@@ -743,19 +744,19 @@ class FireMissionImpact(BattleAction):
         # P.20: casualties from fire, or a first suppression by fire; the artillery attack is
         # the "+" row, a test of its own only by the option artillery_attack_alone_triggers_test
         # (the confidence test action reads it).
-        due: list[str] = []
+        due: list[ConfidenceCircumstance] = []
         if casualties:
-            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value)
+            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE)
         elif not suppressed_by_fire_before(ctx, unit_id):
-            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE.value)
-        due.append(ConfidenceCircumstance.ARTILLERY_OR_AEROSPACE_ATTACK.value)
+            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE)
+        due.append(ConfidenceCircumstance.ARTILLERY_OR_AEROSPACE_ATTACK)
         return StruckUnit(
             unit_id=unit_id,
             figures_caught=caught,
             casualties=casualties,
             suppression_before=markers.before,
             suppression_after=markers.after,
-            confidence_test_for=due,
+            confidence_test_for=test_called_for(ctx, participant, due),
         )
 
 

@@ -33,6 +33,7 @@ from battles.casualties.state import (
     require_on_table,
     trooper_casualty,
 )
+from battles.morale.confidence import test_called_for
 from battles.projections import dice_text, log, trooper_name, unit_name
 from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
@@ -128,11 +129,16 @@ def casualties_event(
     )
 
 
-def confidence_due(casualties: CasualtiesResolved | None) -> list[str]:
-    """P.20: casualties from fire (mines count as fire) call for a confidence test."""
-    if casualties is not None and casualties.casualties:
-        return [ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value]
-    return []
+def confidence_due(
+    ctx: BattleContext, unit_id: uuid.UUID, casualties: CasualtiesResolved | None
+) -> list[str]:
+    """P.20: casualties from fire (mines count as fire) call for a confidence test, if the table
+    gives one at the unit's mission motivation."""
+    if casualties is None or not casualties.casualties:
+        return []
+    return test_called_for(
+        ctx, ctx.participants[unit_id], [ConfidenceCircumstance.CASUALTIES_FROM_FIRE]
+    )
 
 
 def _casualty_options(ctx: BattleContext) -> dict[str, Any]:
@@ -235,7 +241,7 @@ class MinefieldAttack(BattleAction):
                 MineCheckRecord(trooper_id=uuid.UUID(c.figure_id), roll=c.roll, caught=c.caught)
                 for c in outcome.checks
             ],
-            confidence_test_for=confidence_due(casualties),
+            confidence_test_for=confidence_due(ctx, params.unit_id, casualties),
             dice=dice_json(checks),
         )
         return [entered] if casualties is None else [entered, casualties]
@@ -310,7 +316,7 @@ class CommandDetonatedMine(BattleAction):
             controlled_by=params.controlled_by,
             turn=ctx.battle.turn,
             trooper_ids=params.trooper_ids,
-            confidence_test_for=confidence_due(casualties),
+            confidence_test_for=confidence_due(ctx, params.unit_id, casualties),
         )
         return [fired, casualties]
 
@@ -417,7 +423,7 @@ class BoobyTrap(BattleAction):
             closest_id=params.closest_id,
             in_contact_ids=params.in_contact_ids,
             impact_die=params.impact_die,
-            confidence_test_for=confidence_due(casualties),
+            confidence_test_for=confidence_due(ctx, params.unit_id, casualties),
             dice=dice_json(outcome.rolls[:2]),
         )
         return [resolved] if casualties is None else [resolved, casualties]

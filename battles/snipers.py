@@ -34,6 +34,7 @@ from battles.casualties.state import (
 from battles.fire import SNIPER_FIRED_EVENT, suppressed_by_fire_before
 from battles.mines import unit_quality
 from battles.models import Participant
+from battles.morale.confidence import test_called_for
 from battles.projections import dice_text, log, participant_key, trooper_name, unit_name
 from battles.suppression import is_vehicle_unit, markers_text
 from campaigns.events import DieRoll, dice_json
@@ -313,11 +314,11 @@ class SniperFire(BattleAction):
         struck: tuple[uuid.UUID, int, int] | None,
     ) -> SniperFired:
         markers = place_markers(target.suppression, int(shot.suppresses))
-        due: list[str] = []
+        due: list[ConfidenceCircumstance] = []
         if casualties is not None and casualties.casualties:
-            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE.value)
+            due.append(ConfidenceCircumstance.CASUALTIES_FROM_FIRE)
         elif not suppressed_by_fire_before(ctx, params.target_id):
-            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE.value)
+            due.append(ConfidenceCircumstance.FIRST_SUPPRESSED_BY_FIRE)
         return SniperFired(
             battle_id=ctx.battle.id,
             unit_id=params.unit_id,
@@ -344,7 +345,7 @@ class SniperFire(BattleAction):
             impact_multiplier=struck[2] if struck else None,
             suppression_before=markers.before,
             suppression_after=markers.after,
-            confidence_test_for=due,
+            confidence_test_for=test_called_for(ctx, target, due),
             dice=dice_json(shot.rolls),
         )
 

@@ -19,6 +19,7 @@ from rules.sg2.morale import (
     ConfidenceCircumstance,
     ReactionCircumstance,
     confidence_test_for_event,
+    confidence_threat_level,
     reaction_test,
 )
 from rules.sg2.scales import Confidence, MissionMotivation
@@ -38,6 +39,20 @@ class ConfidenceTested(EventPayload):
     confidence_before: str
     confidence_after: str
     dice: list[DieRoll] = Field(default_factory=list)
+
+
+def test_called_for(
+    ctx: BattleContext, participant: Participant, circumstances: list[ConfidenceCircumstance]
+) -> list[str]:
+    """The circumstances of an event that call for the unit's confidence test, or none when the
+    P.20 table gives no test at the unit's mission motivation (NTR; being under artillery or
+    aerospace attack alone only with the option ``artillery_attack_alone_triggers_test``)."""
+    level = confidence_threat_level(
+        motivation=MissionMotivation[participant.mission_motivation.upper()],
+        circumstances=circumstances,
+        artillery_attack_alone_triggers_test=ctx.options.artillery_attack_alone_triggers_test,
+    )
+    return [c.value for c in circumstances] if level is not None else []
 
 
 def unit_morale(ctx: BattleContext, participant: Participant) -> tuple[Unit, SG2Quality, int]:
