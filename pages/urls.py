@@ -1,6 +1,6 @@
 from django.urls import path
 
-from pages import branch_views, roster_views, umpire_views, views
+from pages import branch_views, roster_views, table_views, umpire_views, views
 
 app_name = "pages"
 
@@ -46,6 +46,16 @@ urlpatterns = [
     ),
     path("campaigns/<uuid:campaign_id>/void/", umpire_views.void, name="void"),
     path("battles/<uuid:battle_id>/end/", umpire_views.battle_end, name="battle_end"),
+    path("battles/<uuid:battle_id>/commit/", table_views.battle_commit, name="battle_commit"),
+    path(
+        "battles/<uuid:battle_id>/step/<str:step>/", table_views.battle_step, name="battle_step"
+    ),
+    path("battles/<uuid:battle_id>/actions/", table_views.battle_actions, name="battle_actions"),
+    path(
+        "battles/<uuid:battle_id>/actions/<str:action>/",
+        table_views.battle_action,
+        name="battle_action",
+    ),
     path("battles/<uuid:battle_id>/after-action/", umpire_views.after_action, name="after_action"),
     path("jobs/<uuid:job_id>/", umpire_views.job, name="job"),
 ]
