@@ -42,7 +42,8 @@ _LOST_STATUS = {
 
 def _join_trooper(rows: Rows, event: StoredEvent, unit: dict[str, Any], t: dict[str, Any]) -> None:
     """The same row a ``rosters.TrooperEnlisted`` gives, for a replacement who joined with a
-    battle event."""
+    battle event (version 1 of the replacement events; from version 2 he is enlisted on his own
+    stream)."""
     rows.put(
         Trooper,
         {
@@ -173,7 +174,7 @@ def _crew_back(rows: Rows, event: StoredEvent, unit: dict[str, Any], battle: str
             battle_id=p["battle_id"],
             dice=p["dice"],
         )
-    back = len(p["enlisted"])
+    back = len(p["trooper_ids"])
     return (
         f" Crew lost ({', '.join(names)}) counted as damage: "
         f"{f'{back} back with the repair' if back else 'none back'}."
@@ -336,6 +337,8 @@ def _reinforced(rows: Rows, event: StoredEvent, placed: dict[str, Any], joined: 
         battle_id=p["battle_id"],
         dice=p["dice"],
     )
+    if p["enlistments_name_battle"]:
+        return  # each one's enlistment opened his service record with the battle
     for trooper_id in placed["trooper_ids"]:
         service_record(
             rows,
@@ -371,8 +374,9 @@ class FadAfterActionProjection(Projection):
 
     name = "rosters.after_action_fad"
     # 4: a wiped-out unit with no replacements may leave the roster; crew lost on a vehicle
-    # that survived come back with its repair. 5: squad leader experience bought with points
-    version = 5
+    # that survived come back with its repair. 5: squad leader experience bought with points.
+    # 6: replacements and reinforcements are enlisted on their own streams, naming the battle
+    version = 6
 
     @Projection.handles("battles.FadLossesRecorded")
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from eventlog.catalogue import EventPayload, event_type
 from rosters.vocabulary import TrooperRole, UnitKind, UnitStatus, VehicleState
@@ -66,6 +66,26 @@ class TrooperEnlisted(EventPayload):
         description="A Fast and Dirty squad leader's experience (FaD p.11): inexperienced, "
         "experienced or veteran; empty for anyone else.",
     )
+    battle_id: uuid.UUID | None = Field(
+        default=None,
+        description="The battle whose after-action brought him: a Fast and Dirty replacement "
+        "or reinforcement (FaD p.66); None for anyone else.",
+    )
+    joined_as: Literal["", "replacement", "reinforcement"] = Field(
+        default="",
+        description="What brought him after ``battle_id``: a post-battle replacement (crew "
+        "back with a repaired vehicle among them) or the reinforcement pool (FaD p.66).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_battle_when_none(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # An enlistment no battle brought is stored as it always was: a ``battle_id`` of None
+        # would stand in its outline to the other side (``campaigns.visibility``).
+        data = handler(self)
+        if self.battle_id is None and isinstance(data, dict):
+            data.pop("battle_id", None)
+            data.pop("joined_as", None)
+        return data
 
 
 @event_type("rosters.VehicleCommissioned", stream="vehicle")

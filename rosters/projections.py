@@ -12,7 +12,15 @@ from typing import Any
 
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
-from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
+from rosters.models import (
+    Force,
+    RosterBattle,
+    Trooper,
+    TrooperRecordEntry,
+    Unit,
+    UnitHistoryEntry,
+    Vehicle,
+)
 from rosters.vocabulary import TrooperStatus, UnitStatus
 from rosters.wording import joined
 
@@ -125,6 +133,22 @@ def regroup_troopers(
     return unit, merged, names
 
 
+def _joined(rows: Rows, p: dict[str, Any], unit: str) -> str:
+    """The first line of a trooper's service record: the unit he joined, in what role, and the
+    battle whose after-action brought him, if one did (a Fast and Dirty newcomer, FaD p.66)."""
+    role = "" if p["role"] == "line" else f" as {_label(p['role']).lower()}"
+    joined_as = p.get("joined_as", "")
+    if p.get("battle_id") is None:
+        return f"Joined {unit}{role}."
+    battle = rows.get(RosterBattle, p["battle_id"])
+    after = f"after {battle['name'] if battle else 'the battle'}"
+    if not joined_as:
+        return f"Joined {unit}{role} {after}."
+    if role:
+        return f"Joined {unit}{role} {after} (a {joined_as})."
+    return f"Joined {unit} as a {joined_as} {after}."
+
+
 def next_order(rows: Rows, unit_id: Any) -> int:
     members = rows.find(Trooper, unit_id=unit_id)
     return max((m["order"] for m in members), default=-1) + 1
@@ -133,8 +157,9 @@ def next_order(rows: Rows, unit_id: Any) -> int:
 @register
 class RosterProjection(Projection):
     name = "rosters"
-    # 3: a FaD squad leader's experience is kept on his row
-    version = 3
+    # 3: a FaD squad leader's experience is kept on his row; 4: an enlistment after a battle
+    # (a FaD replacement or reinforcement) names it
+    version = 4
     models = (Force, Unit, Trooper, Vehicle, UnitHistoryEntry, TrooperRecordEntry)
 
     @Projection.handles("rosters.ForceRaised")
@@ -233,8 +258,13 @@ class RosterProjection(Projection):
                 "days_in_hospital": 0,
             },
         )
-        role = "" if p["role"] == "line" else f" as {_label(p['role']).lower()}"
-        service_record(rows, event, p["trooper_id"], f"Joined {unit['name']}{role}.")
+        service_record(
+            rows,
+            event,
+            p["trooper_id"],
+            _joined(rows, p, unit["name"]),
+            battle_id=p.get("battle_id"),
+        )
 
     @Projection.handles("rosters.VehicleCommissioned")
     def vehicle_commissioned(rows: Rows, event: StoredEvent) -> None:

@@ -21,6 +21,7 @@ from campaigns.models import Campaign
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import NotFound, RuleViolation, StateConflict
+from eventlog.store import NewEvent
 from rules.dice import DiceSource
 
 
@@ -83,13 +84,17 @@ class AfterAction(Command[AfterActionParams, AfterActionContext]):
     ) -> Decision:
         assert dice is not None  # the after-action always rolls (an empty list of table dice)
         battle, ruleset = state.battle, str(state.campaign.ruleset)
-        payloads = list(_rules_of(state).resolve(state, dice))
-        payloads.append(
-            AfterActionResolved(
-                battle_id=battle.id, ruleset=ruleset, winner=battle.winner, day=battle.day
-            )
+        stream = battle_stream(battle.id)
+        # Payloads go to the battle's stream; events of other streams come ready to append.
+        events = [
+            item if isinstance(item, NewEvent) else NewEvent.of(item, stream=stream)
+            for item in _rules_of(state).resolve(state, dice)
+        ]
+        resolved = AfterActionResolved(
+            battle_id=battle.id, ruleset=ruleset, winner=battle.winner, day=battle.day
         )
-        return Decision.of(payloads, stream=battle_stream(battle.id))
+        events.append(NewEvent.of(resolved, stream=stream))
+        return Decision(events)
 
 
 def _rules_of(state: AfterActionContext) -> AfterActionRules:

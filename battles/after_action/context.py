@@ -9,7 +9,7 @@ looks them up by the campaign's ruleset.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from campaigns.models import Campaign
 from eventlog import store
 from eventlog.catalogue import EventPayload
 from eventlog.projections import voids
-from eventlog.store import StoredEvent
+from eventlog.store import NewEvent, StoredEvent
 from rosters.models import Trooper, Unit, Vehicle
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource
@@ -189,7 +189,10 @@ def _collect_troopers(value: Any, found: set[uuid.UUID]) -> None:
             _collect_troopers(item, found)
 
 
-Resolver = Callable[[AfterActionContext, DiceSource], list[EventPayload]]
+# What a resolver returns: battle-stream payloads, and events of other streams (a trooper
+# enlisted by the after-action) as :class:`eventlog.store.NewEvent`.
+Resolved = EventPayload | NewEvent
+Resolver = Callable[[AfterActionContext, DiceSource], Sequence[Resolved]]
 Check = Callable[[AfterActionContext], None]
 
 
@@ -215,7 +218,9 @@ def register_after_action(ruleset: str, resolver: Resolver, *, check: Check | No
     ``resolver(ctx, dice)`` receives an :class:`AfterActionContext` of an ENDED battle and a
     :class:`rules.dice.DiceSource` (the table's dice or the job's seeded dice), and returns the
     event payloads (battle-stream ``EventPayload`` models, each carrying the dice it used through
-    :func:`battles.actions.dice_json`) in the order they happened. It must not append anything
+    :func:`battles.actions.dice_json`) in the order they happened; an event of another stream
+    (a trooper enlisted on his own, ``trooper:<id>``) comes as a ready
+    :class:`eventlog.store.NewEvent`, appended in the same transaction. It must not append anything
     nor read the clock; the rules refuse with :class:`rules.errors.RuleError` or
     :class:`eventlog.errors.CommandError`. ``check(ctx)`` refuses before any die is rolled, so a
     request for the server's dice is refused at once rather than in its job. The command appends

@@ -3,7 +3,9 @@
 :func:`fad_after_action`, the FaD resolver of ``POST /battles/{id}/after-action/``
 (:mod:`battles.after_action.command`), runs POST-BATTLE STEPS 1-4 for every unit that fought
 (infantry replacements, vehicle replacements, quality loss, resolve loss) and grants each force
-its campaign points (EXPERIENCE, 2 per reinforced platoon). Points are spent with
+its campaign points (EXPERIENCE, 2 per reinforced platoon). The replacements are enlisted on
+their own streams (``rosters.TrooperEnlisted`` naming the battle, just before the roll that
+brought them), in the same append as the steps. Points are spent with
 :mod:`battles.after_action.fad_points`; the reinforcement pool is rolled with
 :mod:`battles.after_action.fad_reinforcements`.
 
@@ -23,11 +25,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.after_action.context import AfterActionContext, register_after_action
+from battles.after_action.context import AfterActionContext, Resolved, register_after_action
 from battles.after_action.fad_events import (
     LOSSES_RECORDED,
     CampaignPointsAwarded,
-    EnlistedTrooper,
     InfantryReplacementsRolled,
     LostTrooper,
     QualityLossRolled,
@@ -36,6 +37,7 @@ from battles.after_action.fad_events import (
 )
 from battles.after_action.fad_roster import (
     PointsLedger,
+    enlist,
     initial_strength,
     newcomers,
     present,
@@ -50,7 +52,8 @@ from campaigns.events import dice_json
 from eventlog import commands, store
 from eventlog.catalogue import EventPayload
 from eventlog.errors import RuleViolation
-from rosters.models import Force, Trooper, Unit
+from eventlog.store import NewEvent
+from rosters.models import Force, Unit
 from rosters.vocabulary import UnitKind, VehicleState
 from rules.dice import DiceSource, rolling_for
 from rules.fad import points as points_rules
@@ -111,7 +114,7 @@ def check_fad_after_action(ctx: AfterActionContext) -> None:
         )
 
 
-def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPayload]:
+def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[Resolved]:
     """FaD p.66 POST-BATTLE STEPS 1-4 for every unit that fought, and the campaign points.
 
     Force by force, in the order the battle lists them (side by side, then roster order): step
@@ -126,7 +129,7 @@ def fad_after_action(ctx: AfterActionContext, dice: DiceSource) -> list[EventPay
     platoon.
     """
     battle = _Battle.load(ctx)
-    out: list[EventPayload] = []
+    out: list[Resolved] = []
     for force, participants in _forces(ctx):
         steps = _Steps()
         units = [ctx.units[p.unit_id] for p in participants]
@@ -168,7 +171,7 @@ def _infantry_step(
     unit: Unit,
     steps: _Steps,
     dice: DiceSource,
-) -> list[EventPayload]:
+) -> list[Resolved]:
     """Step 1, INFANTRY REPLACEMENTS: d6 1-2 none, 3-4 half rounded up (a lone figure is not
     returned), 5-6 full strength (FaD p.66)."""
     options = ctx.options
@@ -200,7 +203,9 @@ def _infantry_step(
     # Wiped out, none replaced: FaD p.66 is silent (GAP); option campaign_empty_units.
     if outcome.replaced == 0 == start - len(lost) and options.campaign_empty_units == "removed":
         steps.removed.add(unit.id)
+    joining = _replacements(ctx, unit, lost, outcome.replaced)
     return [
+        *joining,
         InfantryReplacementsRolled(
             battle_id=ctx.battle.id,
             unit_id=unit.id,
@@ -211,10 +216,10 @@ def _infantry_step(
             lone_figure=initial == 1,
             row=outcome.row.value if outcome.row else None,
             replaced=outcome.replaced,
-            enlisted=_enlisted(ctx, unit, lost, outcome.replaced),
+            trooper_ids=_enlisted_ids(joining),
             dice=dice_json(outcome.rolls),
             removed=unit.id in steps.removed,
-        )
+        ),
     ]
 
 
@@ -254,42 +259,45 @@ def _crewed_vehicle(ctx: AfterActionContext, battle: _Battle, unit: Unit) -> str
     return next(iter(named + unnamed), None)
 
 
-def _enlisted(
+def _replacements(
     ctx: AfterActionContext, unit: Unit, lost: list[LostTrooper], count: int
-) -> list[EnlistedTrooper]:
-    """``count`` replacements for a unit's ``lost``, each armed like a figure he replaces."""
+) -> list[NewEvent]:
+    """``count`` replacements for a unit's ``lost``, each armed like a figure he replaces and
+    enlisted on his own stream as brought by the battle (FaD p.66)."""
     troopers = ctx.troopers[unit.id]
     by_id = {t.id: t for t in troopers}
     templates = [by_id[uuid.UUID(str(x.trooper_id))] for x in lost]
     order = max((t.order for t in troopers), default=-1) + 1
-    return [_replacement(ctx, unit, templates[n % len(templates)], order, n) for n in range(count)]
+    joining = []
+    for n in range(count):
+        template = templates[n % len(templates)]
+        joining.append(
+            enlist(
+                # Derived from the after-action command, so a job run again enlists the same
+                # trooper (and a branch of the campaign, the trooper the original's later
+                # commands name).
+                commands.new_id(f"replacement:{unit.id}:{n}"),
+                unit,
+                template,
+                order + n,
+                f"Replacement for {template.name}"[:200],
+                battle_id=ctx.battle.id,
+                joined_as="replacement",
+            )
+        )
+    return joining
 
 
-def _replacement(
-    ctx: AfterActionContext, unit: Unit, template: Trooper, order: int, n: int
-) -> EnlistedTrooper:
-    """The ``n``-th replacement of a unit, armed like the figure he replaces."""
-    return EnlistedTrooper(
-        # Derived from the after-action command, so a job run again enlists the same trooper
-        # (and a branch of the campaign, the trooper the original's later commands name).
-        trooper_id=commands.new_id(f"replacement:{unit.id}:{n}"),
-        order=order + n,
-        name=f"Replacement for {template.name}",
-        role=template.role,
-        weapon=template.weapon,
-        armour=template.armour,
-        armour_die=template.armour_die,
-        power_armour=template.power_armour,
-        specialism=template.specialism,
-    )
+def _enlisted_ids(enlistments: list[NewEvent]) -> list[uuid.UUID]:
+    return [uuid.UUID(e.payload["trooper_id"]) for e in enlistments]
 
 
 def _vehicle_step(
     ctx: AfterActionContext, battle: _Battle, unit: Unit, steps: _Steps, dice: DiceSource
-) -> list[EventPayload]:
+) -> list[Resolved]:
     """Step 2, VEHICLE REPLACEMENTS: d6 per vehicle hit; 1-2 neither, 3-4 a damaged vehicle is
     repaired, 5-6 repaired or replaced (FaD p.66)."""
-    out: list[EventPayload] = []
+    out: list[Resolved] = []
     hits = list(battle.vehicles.get(str(unit.id), []))
     crew = steps.crew_lost.get(unit.id, [])
     crewed = _crewed_vehicle(ctx, battle, unit) if crew else None
@@ -309,6 +317,8 @@ def _vehicle_step(
         back = len(lost) if fate.fate == rules.VehicleFate.REPAIRED else 0
         if lost:
             steps.replaced[unit.id] = back
+        joining = _replacements(ctx, unit, lost, back)
+        out.extend(joining)
         out.append(
             VehicleReplacementRolled(
                 battle_id=ctx.battle.id,
@@ -322,7 +332,7 @@ def _vehicle_step(
                 dice=dice_json(fate.rolls),
                 crew_losses=bool(lost),
                 lost=lost,
-                enlisted=_enlisted(ctx, unit, lost, back),
+                trooper_ids=_enlisted_ids(joining),
             )
         )
     return out

@@ -4,7 +4,7 @@ post-battle steps, campaign points and the reinforcement pool."""
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -54,7 +54,8 @@ class LostTrooper(EventPayload):
 
 
 class EnlistedTrooper(EventPayload):
-    """A replacement who joined the unit, armed like the figure he replaces."""
+    """A replacement who joined the unit, armed like the figure he replaces: carried by
+    version 1 of the replacement events, which joined him themselves."""
 
     trooper_id: uuid.UUID
     order: int = Field(ge=0)
@@ -67,11 +68,21 @@ class EnlistedTrooper(EventPayload):
     specialism: str = ""
 
 
-@event_type(INFANTRY_REPLACED, stream="battle")
+def _replacements_on_own_streams(payload: dict[str, Any]) -> dict[str, Any]:
+    # Version 1 joined its replacements itself (``enlisted``): they are its newcomers.
+    return {**payload, "trooper_ids": [t["trooper_id"] for t in payload.get("enlisted", [])]}
+
+
+@event_type(
+    INFANTRY_REPLACED, stream="battle", version=2, upcasters={1: _replacements_on_own_streams}
+)
 class InfantryReplacementsRolled(EventPayload):
     """A unit's losses in a battle and how many were replaced (FaD p.66 INFANTRY REPLACEMENTS:
-    d6 1-2 none, 3-4 half rounded up, a lone figure not returned, 5-6 full strength). The
-    replacements join the unit with this event."""
+    d6 1-2 none, 3-4 half rounded up, a lone figure not returned, 5-6 full strength).
+
+    Version 2: the replacements (``trooper_ids``) are enlisted on their own streams
+    (``rosters.TrooperEnlisted`` naming the battle) just before this event, as SG2's are;
+    version 1 joined them itself (``enlisted``, empty from version 2)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
@@ -82,8 +93,14 @@ class InfantryReplacementsRolled(EventPayload):
     lone_figure: bool
     row: Literal["none", "half", "full"] | None = Field(description="None: no losses, no roll.")
     replaced: int = Field(ge=0)
-    enlisted: list[EnlistedTrooper] = Field(default_factory=list)
+    enlisted: list[EnlistedTrooper] = Field(
+        default_factory=list, description="Version 1 only: the replacements it joined itself."
+    )
     dice: list[DieRoll] = Field(default_factory=list)
+    trooper_ids: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="The replacements who joined, enlisted on their own streams just before.",
+    )
     removed: bool = Field(
         default=False,
         description="The unit was wiped out, received no replacements and left the roster "
@@ -91,9 +108,14 @@ class InfantryReplacementsRolled(EventPayload):
     )
 
 
-@event_type(VEHICLE_REPLACED, stream="battle")
+@event_type(
+    VEHICLE_REPLACED, stream="battle", version=2, upcasters={1: _replacements_on_own_streams}
+)
 class VehicleReplacementRolled(EventPayload):
-    """Whether a damaged vehicle was repaired or a destroyed one replaced (FaD p.66)."""
+    """Whether a damaged vehicle was repaired or a destroyed one replaced (FaD p.66).
+
+    Version 2: the crew back with a repair (``trooper_ids``) are enlisted on their own streams
+    just before this event; version 1 joined them itself (``enlisted``)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
@@ -113,7 +135,12 @@ class VehicleReplacementRolled(EventPayload):
         default_factory=list, description="The crew lost, counted out of the unit."
     )
     enlisted: list[EnlistedTrooper] = Field(
-        default_factory=list, description="The crew back with the repair."
+        default_factory=list,
+        description="Version 1 only: the crew back with the repair, joined by this event.",
+    )
+    trooper_ids: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="The crew back with the repair, enlisted on their own streams just before.",
     )
 
 
@@ -206,10 +233,21 @@ class NewSquadRecord(EventPayload):
     trooper_ids: list[uuid.UUID]
 
 
-@event_type(REINFORCEMENTS_ROLLED, stream="force")
+def _enlistments_named_no_battle(payload: dict[str, Any]) -> dict[str, Any]:
+    # Version 1's troopers were enlisted without their battle: this event told it.
+    return {**payload, "enlistments_name_battle": False}
+
+
+@event_type(
+    REINFORCEMENTS_ROLLED, stream="force", version=2, upcasters={1: _enlistments_named_no_battle}
+)
 class ReinforcementsRolled(EventPayload):
     """A force rolled its reinforcement pool, 2d6 plus a d6 per point spent on one, and placed
-    the troopers (FaD p.66 REINFORCEMENTS); a new squad, if formed, was raised just before."""
+    the troopers (FaD p.66 REINFORCEMENTS); a new squad, if formed, was raised just before, and
+    the troopers enlisted on their own streams.
+
+    Version 2: their enlistments name the battle and open their service records with it
+    (``enlistments_name_battle``); version 1's did not, and this event told the battle."""
 
     force_id: uuid.UUID
     battle_id: uuid.UUID
@@ -230,4 +268,8 @@ class ReinforcementsRolled(EventPayload):
         ge=0,
         description="Of the unused troopers, those banked for the force's next pool; with "
         "campaign_unused_reinforcements = lost (the default), none.",
+    )
+    enlistments_name_battle: bool = Field(
+        default=True,
+        description="The troopers' enlistments name the battle (False before version 2).",
     )

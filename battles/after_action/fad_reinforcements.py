@@ -174,7 +174,7 @@ class ReinforcementsRoll(Command[ReinforcementsParams, Pool]):
             new.extend(squad_events)
         rolled = ReinforcementsRolled(
             force_id=state.force.id,
-            battle_id=uuid.UUID(str(state.ledger.battle_id)),
+            battle_id=_pool_battle(state),
             extra_dice=state.ledger.extra_dice,
             pool=pool.troopers,
             units=reinforced,
@@ -192,6 +192,11 @@ class ReinforcementsRoll(Command[ReinforcementsParams, Pool]):
         if state.options.campaign_quality_loss_counts_reinforcements:
             new.extend(_quality_losses(ctx, state, assignment, dice))
         return Decision(new)
+
+
+def _pool_battle(state: Pool) -> uuid.UUID:
+    """The battle whose post-battle steps the pool follows: its troopers join after it."""
+    return uuid.UUID(str(state.ledger.battle_id))
 
 
 def _banked(ctx: CommandContext, state: Pool) -> int:
@@ -233,7 +238,7 @@ def _replaced_after(ctx: CommandContext, battle_id: str) -> dict[str, _Replaced]
             record.initial = p["initial_strength"]
             record.strength_after = p["strength_before"] - len(p["lost"])
         elif p.get("crew_losses"):
-            record.replaced += len(p["enlisted"])
+            record.replaced += len(p["trooper_ids"])
     return found
 
 
@@ -367,7 +372,17 @@ def _reinforce_units(
             # Derived from the command's id, so its job run again enlists the same troopers.
             trooper_id = ctx.new_id(f"reinforcement:{unit.id}:{n}")
             name = f"Reinforcement {order + n + 1}"
-            new.append(enlist(trooper_id, unit, template, order + n, name))
+            new.append(
+                enlist(
+                    trooper_id,
+                    unit,
+                    template,
+                    order + n,
+                    name,
+                    battle_id=_pool_battle(state),
+                    joined_as="reinforcement",
+                )
+            )
             ids.append(trooper_id)
         reinforced.append(ReinforcedUnit(unit_id=unit.id, trooper_ids=ids))
     return new, reinforced
@@ -420,6 +435,8 @@ def _raise_squad(
                 name,
                 role="leader" if leads else "line",
                 experience=squad.squad_leader_experience if leads else "",
+                battle_id=_pool_battle(state),
+                joined_as="reinforcement",
             )
         )
         ids.append(trooper_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from battles.after_action.fad_events import (
     INFANTRY_REPLACED,
@@ -54,7 +54,7 @@ def newcomers(campaign_id: uuid.UUID) -> set[uuid.UUID]:
     for event in store.read(campaign_id, types=[INFANTRY_REPLACED, REINFORCEMENTS_ROLLED]):
         p = event.payload
         if event.type == INFANTRY_REPLACED:
-            found.update(uuid.UUID(t["trooper_id"]) for t in p["enlisted"])
+            found.update(uuid.UUID(t) for t in p["trooper_ids"])
         else:
             found.update(uuid.UUID(t) for u in p["units"] for t in u["trooper_ids"])
     return found
@@ -106,9 +106,12 @@ def enlist(
     *,
     role: str | None = None,
     experience: str = "",
+    battle_id: uuid.UUID | None = None,
+    joined_as: Literal["", "replacement", "reinforcement"] = "",
 ) -> NewEvent:
     """A new trooper armed like ``template`` (the figure he replaces, or a typical one); a new
-    squad's leader with his ``experience`` (FaD p.11)."""
+    squad's leader with his ``experience`` (FaD p.11). Enlisted on his own stream, as what the
+    after-action of ``battle_id`` brought (FaD p.66), so his service record starts with it."""
     payload = roster_events.TrooperEnlisted(
         trooper_id=trooper_id,
         unit_id=unit.id,
@@ -122,6 +125,8 @@ def enlist(
         power_armour=template.power_armour if template else False,
         specialism=template.specialism if template else "",
         experience=experience,
+        battle_id=battle_id,
+        joined_as=joined_as,
     )
     return NewEvent.of(payload, stream=f"trooper:{trooper_id}")
 
