@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import Max
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 
-from battles.models import Battle
+from battles.models import Battle, BattleLogEntry
 from battles.projections import dice_text
 from battles.review import battle_casualties, unit_progression
 from battles.selectors import battle_detail, battle_log, battles_of
@@ -43,6 +44,9 @@ from rosters.selectors import (
 from rules.fad.scales import Quality as FadQuality
 from rules.rulesets import Ruleset
 from rules.sg2.scales import Quality as Sg2Quality
+
+# How often an open battle page asks whether something has happened (ADR 24).
+LIVE_EVERY_SECONDS = 10
 
 Row = dict[str, Any]
 
@@ -469,6 +473,14 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     judge = Judge(reader)
     if not judge.sees_battle(battle.id):
         raise Http404("No such battle.")  # hidden whole from this reader
+    # The page's version: the last event its log tells. The page's script asks with the
+    # version it shows and is answered 304 until something happens (ADR 24).
+    version = str(
+        BattleLogEntry.objects.filter(battle_id=battle.id).aggregate(last=Max("sequence"))["last"]
+        or 0
+    )
+    if request.GET.get("version") == version:
+        return HttpResponseNotModified()
     detail = battle_detail(battle, judge)
     participants = detail["participants"]
     aboard_names = _aboard_names(campaign.id, detail["sides"])
@@ -492,5 +504,7 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
             "sides": sides,
             "log": [_told(entry, names) for entry in battle_log(battle.id, judge)],
             "casualties": casualties["sides"],
+            "live_version": version,
+            "live_every": LIVE_EVERY_SECONDS,
         },
     )
