@@ -40,7 +40,7 @@ from pages.table_forms import (
     params_from,
     with_values,
 )
-from rosters.models import Trooper, Unit, Vehicle
+from rosters.models import Force, Trooper, Unit, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
 
 
@@ -298,3 +298,92 @@ def _done(request: HttpRequest, battle: Battle, outcome: commands.Outcome) -> Ht
     for line in told:
         messages.success(request, line.summary)
     return redirect(_battle_page(battle) + "#log")
+
+
+# --- Planning a battle ----------------------------------------------------------------------------
+
+
+def _side_from(data: Any, n: int) -> dict[str, Any]:
+    """One side's mission card from the plan form (SG2 P.59 MISSION CARDS)."""
+    side: dict[str, Any] = {
+        "side": data.get(f"side{n}-side", "").strip(),
+        "force_ids": [v for v in data.getlist(f"side{n}-forces") if _is_uuid(v)],
+        "objectives": [
+            o.strip() for o in data.get(f"side{n}-objectives", "").splitlines() if o.strip()
+        ],
+    }
+    if data.get(f"side{n}-motivation"):
+        side["mission_motivation"] = data[f"side{n}-motivation"]
+    if data.get(f"side{n}-casevac") == "on":
+        casevac: dict[str, Any] = {"on_call": True}
+        for name, key in (("start_box", "casevac_box"), ("troop_capacity", "capacity")):
+            raw = data.get(f"side{n}-{key}", "").strip()
+            if raw.isdigit():
+                casevac[name] = int(raw)
+        side["casevac"] = casevac
+    return side
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_plan(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    """Plan a battle: its name, day and scenario, each side's mission card and forces, and in a
+    linear or tree campaign the battles an attacker's and a defender's win lead to."""
+    campaign, membership = member(request, campaign_id)
+    if not is_umpire(membership):
+        raise PermissionDenied("Only the campaign's umpire may do this.")
+    forces = list(Force.objects.filter(campaign_id=campaign.id).order_by("side", "name"))
+    battles = list(
+        Battle.objects.filter(campaign_id=campaign.id).order_by("day", "planned_sequence")
+    )
+    errors: dict[str, str] = {}
+    data = request.POST if request.method == "POST" else None
+    if data is not None:
+        plan: dict[str, Any] = {
+            "name": data.get("name", "").strip(),
+            "scenario": data.get("scenario", "").strip(),
+            "sides": [_side_from(data, 0), _side_from(data, 1)],
+        }
+        day = data.get("day", "").strip()
+        if day.isdigit():
+            plan["day"] = int(day)
+        else:
+            errors["day"] = "The campaign day the battle is fought on: a whole number."
+        for key in ("attacker", "next_on_attacker_win", "next_on_defender_win"):
+            if data.get(key):
+                plan[key] = data[key]
+        if not errors:
+            try:
+                planned = battle_services.battle_plan(
+                    campaign=campaign, actor=signed_in_user(request), **plan
+                )
+            except CommandError as refusal:
+                errors[(refusal.field or "").split(".")[0] or "form"] = refusal.message
+                errors["form"] = refusal.message
+            else:
+                messages.success(request, f"{planned.name} planned for day {planned.day}.")
+                return redirect(_battle_page(planned))
+    sides = [
+        {
+            "n": n,
+            "side": (data.get(f"side{n}-side") if data else "") or "",
+            "forces": set(data.getlist(f"side{n}-forces")) if data else set(),
+            "motivation": (data.get(f"side{n}-motivation") if data else "") or "",
+            "objectives": (data.get(f"side{n}-objectives") if data else "") or "",
+            "casevac": bool(data and data.get(f"side{n}-casevac") == "on"),
+        }
+        for n in (0, 1)
+    ]
+    return render(
+        request,
+        "pages/battle_plan.html",
+        {
+            "campaign": campaign,
+            "forces": forces,
+            "battles": battles,
+            "sides": sides,
+            "values": data or {"day": campaign.day},
+            "errors": errors,
+        },
+        status=422 if errors else 200,
+    )

@@ -229,3 +229,51 @@ def test_an_open_page_is_not_modified_until_something_happens(as_umpire, campaig
     assert fresh.status_code == 200
     assert re.search(r'data-live="(\d+)"', fresh.content.decode()).group(1) != version
     assert "Turn 2." in fresh.content.decode()
+
+
+def test_the_umpire_plans_a_battle_on_a_page(as_umpire, campaign, battle):
+    forces = {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
+    dashboard = as_umpire.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert f'href="/campaigns/{campaign.id}/battles/new/"' in dashboard
+    done = as_umpire.post(
+        f"/campaigns/{campaign.id}/battles/new/",
+        {
+            "name": "Hold the ford",
+            "day": "3",
+            "side0-side": "Blue",
+            "side0-forces": [str(forces["Blue"].id)],
+            "side0-motivation": "high",
+            "side0-objectives": "Hold the ford\nKeep the road open",
+            "side0-casevac": "on",
+            "side0-casevac_box": "2",
+            "side0-capacity": "8",
+            "side1-side": "Red",
+            "side1-forces": [str(forces["Red"].id)],
+            "attacker": "Red",
+            "next_on_attacker_win": str(battle.id),
+            "next_on_defender_win": str(battle.id),
+        },
+        follow=True,
+    )
+    assert "Hold the ford planned for day 3." in done.content.decode()
+    planned = Battle.objects.get(campaign_id=campaign.id, name="Hold the ford")
+    assert (planned.attacker, planned.next_on_attacker_win) == ("Red", battle.id)
+
+
+def test_a_refused_plan_shows_the_message_and_writes_nothing(as_umpire, campaign, battle):
+    forces = {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
+    before = store.last_sequence(campaign.id)
+    response = as_umpire.post(
+        f"/campaigns/{campaign.id}/battles/new/",
+        {
+            "name": "Twice over",
+            "day": "3",
+            "side0-side": "Blue",
+            "side0-forces": [str(forces["Blue"].id)],
+            "side1-side": "Red",
+            "side1-forces": [str(forces["Blue"].id)],
+        },
+    )
+    assert response.status_code == 422
+    assert field_error(response.content.decode(), "form") == "A force can fight on one side only."
+    assert store.last_sequence(campaign.id) == before
