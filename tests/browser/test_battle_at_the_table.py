@@ -67,6 +67,8 @@ def test_the_umpire_records_fire_from_a_phone_and_the_player_sees_it_come_in(
     umpire = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     umpire.set_default_timeout(30_000)
     log_in(umpire, demo_server, "umpire")
+    umpire.goto(f"{demo_server.url}/campaigns/{demo_server.campaign_id}/battles/new/")
+    fits_a_phone(umpire)
     umpire.goto(battle_url)
     fits_a_phone(umpire)
     umpire.click("text=Record an action")
