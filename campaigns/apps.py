@@ -13,6 +13,7 @@ class CampaignsConfig(AppConfig):
             dice_epochs,
             dice_tray,
             events,
+            invitation_links,
             members,
             projections,
             secrets,

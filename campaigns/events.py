@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
@@ -189,6 +190,18 @@ class MemberInvited(EventPayload):
         description="The member whose place the invitee takes on accepting (a placeholder of an "
         "imported campaign, say): they leave as the invitee joins.",
     )
+
+
+@event_type("campaigns.InvitationLinkIssued", stream="campaign")
+class InvitationLinkIssued(EventPayload):
+    """An umpire made an invitation link for a player (with forces) or an observer: whoever
+    opens it before it expires chooses a username and password and joins, once. The link's
+    secret is not in the log (``campaigns.models.InvitationLinkSecret``)."""
+
+    invitation_id: uuid.UUID
+    role: Literal["player", "observer"]
+    force_ids: list[uuid.UUID] = Field(default_factory=list, max_length=MAX_FORCES_PER_MEMBER)
+    expires_at: datetime
 
 
 @event_type("campaigns.InvitationAccepted", stream="campaign")

@@ -75,12 +75,19 @@ class Invitation(models.Model):
     answered_at = models.DateTimeField(null=True)
     # The member whose place the invited user takes on accepting (a hand-over), if any.
     replaces_user_id = models.IntegerField(null=True, blank=True)
+    # An invitation link (``campaigns.invitation_links``) is addressed to no username (the
+    # invitee chooses one) and stops working at this moment; an invitation by username has none.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["invited_at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.username} as {self.role} ({self.status})"
+        return f"{self.username or 'a link'} as {self.role} ({self.status})"
+
+    @property
+    def is_link(self) -> bool:
+        return self.expires_at is not None
 
 
 class JournalNote(models.Model):
@@ -137,6 +144,21 @@ class CampaignHistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.sequence} {self.summary[:60]}"
+
+
+class InvitationLinkSecret(models.Model):
+    """The hash of an invitation link's secret: whoever holds the link may join with it.
+
+    Not a read model and not an event, like the seed: the log is read by the campaign's members,
+    and the link is for its invitee alone. Written in the issuing command's transaction.
+    """
+
+    invitation_id = models.UUIDField(primary_key=True)
+    campaign_id = models.UUIDField(db_index=True)
+    secret_hash = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"link of invitation {self.invitation_id}"
 
 
 class CampaignSeed(models.Model):

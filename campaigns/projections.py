@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import datetime
 from typing import Any
 
 from campaigns.models import (
@@ -50,6 +51,10 @@ def _member_name(row: dict[str, Any] | None, user_id: int) -> str:
     return f"user {user_id}"
 
 
+def _a_role(role: str) -> str:
+    return f"an {role}" if role[0] in "aeiou" else f"a {role}"
+
+
 def _forces_text(force_ids: list[str]) -> str:
     return f"{len(force_ids)} force" + ("" if len(force_ids) == 1 else "s")
 
@@ -86,7 +91,7 @@ class CampaignProjection(Projection):
     """
 
     name = "campaigns"
-    version = 8
+    version = 9
     models = (Campaign, Membership, Invitation, CampaignHistoryEntry)
 
     @Projection.handles("campaigns.CampaignCreated")
@@ -181,6 +186,7 @@ class CampaignProjection(Projection):
                 "answered_at": None,
                 # Invitations recorded before hand-overs existed have no such field.
                 "replaces_user_id": payload.get("replaces_user_id"),
+                "expires_at": None,
             },
         )
         summary = f"{payload['username']} invited as {payload['role']}"
@@ -193,6 +199,32 @@ class CampaignProjection(Projection):
             summary += (
                 f" to take the place of {_member_name(replaced, payload['replaces_user_id'])}"
             )
+        _history(rows, event, summary)
+
+    @Projection.handles("campaigns.InvitationLinkIssued")
+    def invitation_link_issued(rows: Rows, event: StoredEvent) -> None:
+        payload = event.payload
+        rows.put(
+            Invitation,
+            {
+                "id": payload["invitation_id"],
+                "campaign_id": event.campaign_id,
+                # Nobody's yet: the invitee chooses a username on accepting.
+                "username": "",
+                "role": payload["role"],
+                "force_ids": payload["force_ids"],
+                "invited_by_id": event.metadata.get("actor_id"),
+                "invited_at": event.recorded_at,
+                "status": Invitation.Status.PENDING.value,
+                "user_id": None,
+                "answered_at": None,
+                "replaces_user_id": None,
+                "expires_at": datetime.fromisoformat(payload["expires_at"]),
+            },
+        )
+        summary = f"Invitation link made for {_a_role(payload['role'])}"
+        if payload["force_ids"]:
+            summary += f" with {_forces_text(payload['force_ids'])}"
         _history(rows, event, summary)
 
     @Projection.handles("campaigns.InvitationAccepted")
@@ -208,7 +240,10 @@ class CampaignProjection(Projection):
     @Projection.handles("campaigns.InvitationWithdrawn")
     def invitation_withdrawn(rows: Rows, event: StoredEvent) -> None:
         invitation = _invitation_answered(rows, event, Invitation.Status.WITHDRAWN)
-        _history(rows, event, f"Invitation to {invitation['username']} withdrawn")
+        if invitation["username"]:
+            _history(rows, event, f"Invitation to {invitation['username']} withdrawn")
+        else:
+            _history(rows, event, f"Invitation link for {_a_role(invitation['role'])} withdrawn")
 
     @Projection.handles("campaigns.MemberChanged")
     def member_changed(rows: Rows, event: StoredEvent) -> None:

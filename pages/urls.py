@@ -1,6 +1,6 @@
 from django.urls import path
 
-from pages import branch_views, roster_views, table_views, umpire_views, views
+from pages import branch_views, roster_views, setup_views, table_views, umpire_views, views
 
 app_name = "pages"
 
@@ -12,7 +12,41 @@ urlpatterns = [
         views.invitation_answer,
         name="invitation_answer",
     ),
+    path("campaigns/new/", setup_views.campaign_create, name="campaign_create"),
     path("campaigns/<uuid:campaign_id>/", views.dashboard, name="dashboard"),
+    path(
+        "campaigns/<uuid:campaign_id>/options/",
+        setup_views.campaign_options,
+        name="campaign_options",
+    ),
+    path("campaigns/<uuid:campaign_id>/rosters/", setup_views.rosters, name="rosters"),
+    path("campaigns/<uuid:campaign_id>/members/", setup_views.members, name="members"),
+    path(
+        "campaigns/<uuid:campaign_id>/members/<int:user_id>/",
+        setup_views.member_change,
+        name="member_change",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/members/<int:user_id>/remove/",
+        setup_views.member_remove,
+        name="member_remove",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/invitations/",
+        setup_views.member_invite,
+        name="member_invite",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/invitation-links/",
+        setup_views.invitation_link_create,
+        name="invitation_link_create",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/invitations/<uuid:invitation_id>/withdraw/",
+        setup_views.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path("join/<uuid:invitation_id>/<str:secret>/", setup_views.join, name="join"),
     path("campaigns/<uuid:campaign_id>/branches/", branch_views.branch_list, name="branches"),
     path(
         "campaigns/<uuid:campaign_id>/branches/new/",

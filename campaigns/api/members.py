@@ -89,6 +89,11 @@ class InvitationOutputSerializer(serializers.Serializer):
     replaces_user_id = serializers.IntegerField(
         allow_null=True, help_text="The member whose place the invitee takes on accepting."
     )
+    expires_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When an invitation link stops working (its username is empty: the invitee "
+        "chooses one); null for an invitation by username.",
+    )
 
 
 class MyInvitationOutputSerializer(serializers.Serializer):

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from campaigns.api import archive, dice, event_stream, log, members, secrets, views
+from campaigns.api import (
+    archive,
+    dice,
+    event_stream,
+    invitation_links,
+    log,
+    members,
+    secrets,
+    views,
+)
 
 urlpatterns = [
     path("campaigns/", views.CampaignListApi.as_view(), name="campaign-list"),
@@ -75,6 +84,16 @@ urlpatterns = [
         "campaigns/<uuid:campaign_id>/invitations/<uuid:invitation_id>/",
         members.CampaignInvitationDetailApi.as_view(),
         name="campaign-invitation",
+    ),
+    path(
+        "campaigns/<uuid:campaign_id>/invitation-links/",
+        invitation_links.CampaignInvitationLinksApi.as_view(),
+        name="campaign-invitation-links",
+    ),
+    path(
+        "invitation-links/<uuid:invitation_id>/accept/",
+        invitation_links.InvitationLinkAcceptApi.as_view(),
+        name="invitation-link-accept",
     ),
     path("invitations/", members.MyInvitationsApi.as_view(), name="invitations"),
     path(

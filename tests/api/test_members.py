@@ -173,6 +173,7 @@ def test_inviting_answers_alike_whether_or_not_the_user_exists(umpire_api, alice
             "status": "pending",
             "answered_at": None,
             "replaces_user_id": None,
+            "expires_at": None,
         }
     )
     assert [i["username"] for i in umpire_api.get(f"{base}/invitations/").json()["results"]] == [

@@ -218,16 +218,22 @@ def test_a_player_cannot_open_the_table_forms(client, make_user, join, campaign,
     assert client.post(f"/battles/{battle.id}/step/start/").status_code == 403
 
 
+def live_version(page: str) -> str:
+    found = re.search(r'data-live="(\d+)"', page)
+    assert found is not None, "the battle page carries its version"
+    return found.group(1)
+
+
 def test_an_open_page_is_not_modified_until_something_happens(as_umpire, campaign, battle):
     """The page's script asks with the version it shows (ADR 24): 304 until the log moves."""
     started(as_umpire, campaign, battle)
     page = as_umpire.get(f"/battles/{battle.id}/").content.decode()
-    version = re.search(r'data-live="(\d+)"', page).group(1)
+    version = live_version(page)
     assert as_umpire.get(f"/battles/{battle.id}/?version={version}").status_code == 304
     as_umpire.post(f"/battles/{battle.id}/step/turn/")
     fresh = as_umpire.get(f"/battles/{battle.id}/?version={version}")
     assert fresh.status_code == 200
-    assert re.search(r'data-live="(\d+)"', fresh.content.decode()).group(1) != version
+    assert live_version(fresh.content.decode()) != version
     assert "Turn 2." in fresh.content.decode()
 
 
