@@ -80,13 +80,9 @@ urlpatterns = [
     ),
     path("campaigns/<uuid:campaign_id>/void/", umpire_views.void, name="void"),
     path("battles/<uuid:battle_id>/end/", umpire_views.battle_end, name="battle_end"),
-    path(
-        "campaigns/<uuid:campaign_id>/battles/new/", table_views.battle_plan, name="battle_plan"
-    ),
+    path("campaigns/<uuid:campaign_id>/battles/new/", table_views.battle_plan, name="battle_plan"),
     path("battles/<uuid:battle_id>/commit/", table_views.battle_commit, name="battle_commit"),
-    path(
-        "battles/<uuid:battle_id>/step/<str:step>/", table_views.battle_step, name="battle_step"
-    ),
+    path("battles/<uuid:battle_id>/step/<str:step>/", table_views.battle_step, name="battle_step"),
     path("battles/<uuid:battle_id>/actions/", table_views.battle_actions, name="battle_actions"),
     path(
         "battles/<uuid:battle_id>/actions/<str:action>/",
