@@ -92,6 +92,8 @@ class PlanState:
     # (SG2 P.19) and the Inbound Chart box its casevac comes from (P.54).
     mission_motivation: str | None = None
     casevac_call_box: int | None = None
+    # FaD p.64: a random campaign generates each battle (battles.generate_fad_scenario).
+    random_campaign: bool = False
 
 
 @commands.command
@@ -122,9 +124,17 @@ class BattlePlan(Command[PlanParams, PlanState]):
             ),
             mission_motivation=None if motivation is None else motivation.name.lower(),
             casevac_call_box=getattr(options, "casevac_call_box", None),
+            random_campaign=getattr(options, "campaign_structure", None) == "random",
         )
 
     def check(self, ctx: CommandContext, state: PlanState, params: PlanParams) -> None:
+        if state.random_campaign:
+            raise StateConflict(
+                "battle.random_campaign",
+                "This is a random campaign (FaD p.64): each battle is generated from the scenario "
+                "tables (POST /campaigns/{id}/battles/generate/), not planned by hand.",
+                field="name",
+            )
         side_names = [side.side for side in params.sides]
         if len(set(side_names)) != len(side_names):
             raise CommandError(

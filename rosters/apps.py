@@ -14,6 +14,7 @@ class RostersConfig(AppConfig):
             after_action_fad,
             calendar_steps,
             events,
+            fad_in_battle,
             fitness,
             force_import,
             in_battle,

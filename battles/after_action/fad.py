@@ -227,10 +227,10 @@ def _losses(
     ctx: AfterActionContext, battle: _Battle, unit: Unit, *, routed: bool
 ) -> tuple[list[LostTrooper], int]:
     """The unit's lost figures and its strength when the battle began."""
-    lost = [
-        LostTrooper(trooper_id=f["trooper_id"], fate=f["result"])
-        for f in battle.figures.get(str(unit.id), [])
-    ]
+    # A figure wounded and later killed in the same battle (FaD p.35: wounded again, he dies)
+    # is named twice; he is one loss, with his last fate.
+    fates = {str(f["trooper_id"]): f["result"] for f in battle.figures.get(str(unit.id), [])}
+    lost = [LostTrooper(trooper_id=trooper_id, fate=fate) for trooper_id, fate in fates.items()]
     wounded = {uuid.UUID(str(x.trooper_id)) for x in lost if x.fate == "wounded"}
     # Wounded figures are still on the roster as wounded; they were on the table.
     on_table = [t for t in present(ctx.troopers[unit.id]) if t.id not in wounded]

@@ -38,14 +38,22 @@ class DamagedVehicle(EventPayload):
 
 @event_type(LOSSES_RECORDED, stream="battle")
 class FadLossesRecorded(EventPayload):
-    """The umpire recorded a unit's losses in a Fast and Dirty battle: figures killed or
-    wounded (p.19-20, p.35) and vehicles damaged, destroyed or abandoned (p.13, p.27)."""
+    """A unit's losses in a Fast and Dirty battle: figures killed or wounded (p.19-20, p.35)
+    and vehicles damaged, destroyed or abandoned (p.13, p.27), named by the umpire or resolved
+    by a battle action."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     turn: int = Field(ge=0)
     troopers: list[LostFigure] = Field(default_factory=list)
     vehicles: list[DamagedVehicle] = Field(default_factory=list)
+    cause: Literal["named", "fire", "close_assault", "morale", "recon_ambush"] = Field(
+        default="named",
+        description="named: by the umpire (fad_losses); fire: fad_shoot, fad_blast or "
+        "fad_shoot_vehicle; close_assault: fad_close_assault or fad_assault_vehicle; morale: a "
+        "broken crew bailing out (p.13); recon_ambush: a recon unit destroyed before the "
+        "battle (p.61).",
+    )
 
 
 class LostTrooper(EventPayload):

@@ -45,12 +45,22 @@ def _names(rows: Rows, model: type[Model], ids: list[Any]) -> dict[str, str]:
     return found
 
 
+_LOSS_CAUSES = {
+    "named": "losses named by the umpire",
+    "fire": "losses to fire",
+    "close_assault": "losses in the close assault",
+    "morale": "abandoned by its broken crew",
+    "recon_ambush": "lost in the recon ambush",
+}
+
+
 @register
 class FadAfterActionProjection(Projection):
     """The battle log after a Fast and Dirty battle (rows of the battles projection)."""
 
     name = "battles.after_action_fad"
-    version = 2
+    # 3: losses say what caused them
+    version = 3
 
     @Projection.handles(LOSSES_RECORDED)
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
@@ -61,7 +71,8 @@ class FadAfterActionProjection(Projection):
         troopers = _names(rows, Trooper, [loss["trooper_id"] for loss in p["troopers"]])
         vehicles = _names(rows, Vehicle, [hit["vehicle_id"] for hit in p["vehicles"]])
         fates = fad_losses(p, troopers, vehicles)
-        log(rows, event, f"{unit['name']}, losses named by the umpire: {'; '.join(fates)}.")
+        cause = _LOSS_CAUSES[p.get("cause", "named")]
+        log(rows, event, f"{unit['name']}, {cause}: {'; '.join(fates)}.")
 
     @Projection.handles(INFANTRY_REPLACED)
     def infantry_replaced(rows: Rows, event: StoredEvent) -> None:

@@ -6,3 +6,6 @@ Pinned, FaD p.24), ``broken`` (p.13) and ``resolve`` (its Resolve once lowered i
 Casualties are recorded as ``battles.FadLossesRecorded``, the event the rosters and the
 after-action already fold for the ``fad_losses`` action.
 """
+
+# Each module registers its battle actions and projections when imported.
+from battles.fad import close_assault, morale, scenario_generation, shooting  # noqa: F401

@@ -256,6 +256,13 @@ class MinesTypes(enum.StrEnum):
     UMPIRE = "umpire"
 
 
+class CampaignStructure(enum.StrEnum):
+    """How a campaign decides its next battle (p.64 BUILDING A CAMPAIGN)."""
+
+    LINKED = "linked"  # linear or tree: each planned battle names the one that follows
+    RANDOM = "random"  # an agreed number of battles, each generated when it comes up
+
+
 class DummyMarkers(enum.StrEnum):
     """How many dummy contact markers a stance gives or takes (p.59, p.61)."""
 
@@ -308,7 +315,6 @@ class FaDOptions:
             description="Damage when the weapons tables disagree: by_mount uses p.69 for"
             " infantry-served and p.70 for vehicle weapons",
             source="FaD p.19, p.69-70",
-            applies_to="fad.shooting",
         ),
     )
     move_variable: bool = _on(False, "Variable movement", "FaD p.15", applies_to="fad.movement")
@@ -340,7 +346,6 @@ class FaDOptions:
             source="FaD p.11, p.22-23",
             minimum=-2,
             maximum=-1,
-            applies_to="fad.close_assault",
         ),
     )
     morale_leader_modifier_mode: ModifierMode = field(
@@ -348,7 +353,6 @@ class FaDOptions:
         metadata=option(
             description="How a squad leader's +/-1 applies to a Morale Test",
             source="FaD p.13",
-            applies_to="fad.morale_test",
         ),
     )
     personalities_allowance: Allowance = field(
@@ -387,7 +391,6 @@ class FaDOptions:
         metadata=option(
             description="Weapons reactive armour works against",
             source="FaD p.43",
-            applies_to="fad.shooting",
         ),
     )
     # --- turn, resolve and morale ---
@@ -399,7 +402,6 @@ class FaDOptions:
         metadata=option(
             description="Size the Resolve break point is measured against",
             source="FaD p.13 CHECKING RESOLVE",
-            applies_to="fad.resolve",
         ),
     )
     resolve_officer_bonus_mode: OfficerBonusMode = field(
@@ -407,14 +409,12 @@ class FaDOptions:
         metadata=option(
             description="How an officer's +1 to Resolve applies",
             source="FaD p.13",
-            applies_to="fad.resolve",
         ),
     )
     morale_auto_success_stacking: bool = _on(
         False,
         "Several automatic successes in a Morale Test add up",
         "FaD p.13",
-        applies_to="fad.morale_test",
     )
     campaign_routed_unit_fate: RoutedUnitFate = field(
         default=RoutedUnitFate.RETURNS_AT_CURRENT_STRENGTH,
@@ -424,63 +424,48 @@ class FaDOptions:
         default=AbandonedVehicleFate.DAMAGED,
         metadata=option(description="An abandoned vehicle in the campaign", source="FaD p.13"),
     )
-    morale_losing_heart: bool = _on(
-        True, "Losing Heart (the book recommends it)", "FaD p.14", applies_to="fad.resolve"
-    )
+    morale_losing_heart: bool = _on(True, "Losing Heart (the book recommends it)", "FaD p.14")
     morale_losing_heart_hard_points: bool = _on(
         False,
         "Losing Heart also counts on-board artillery and hard points",
         "FaD p.14",
-        applies_to="fad.resolve",
     )
     morale_losing_heart_persists: bool = _on(
         False,
         "Resolve lost to Losing Heart carries over to later battles",
         "FaD p.14",
-        applies_to="fad.resolve",
     )
     # --- fire ---
-    fire_crossfire: bool = _on(False, "Crossfire", "FaD p.24", applies_to="fad.shooting")
+    fire_crossfire: bool = _on(False, "Crossfire", "FaD p.24")
     fire_under_fire_on_miss: UnderFireOnMiss = field(
         default=UnderFireOnMiss.DIRECT_FIRE_ONLY,
         metadata=option(
             description="A shot that never takes effect still marks the target Under Fire",
             source="FaD p.21, p.24",
-            applies_to="fad.shooting",
         ),
     )
-    adv_command_disruption: bool = _on(
-        True, "Command Disruption (advanced)", "FaD p.25", applies_to="fad.command"
-    )
-    adv_command_response: bool = _on(
-        True, "Command Response (advanced)", "FaD p.25", applies_to="fad.command"
-    )
+    adv_command_disruption: bool = _on(True, "Command Disruption (advanced)", "FaD p.25")
+    adv_command_response: bool = _on(True, "Command Response (advanced)", "FaD p.25")
     fire_base_range_band: BaseRangeBand = field(
         default=BaseRangeBand.WITHIN_BASE_RANGE,
         metadata=option(
             description="What the Base Range modifier measures",
             source="FaD p.18",
-            applies_to="fad.shooting",
         ),
     )
     fire_saw_double_count: bool = _on(
         False,
         "A SAW's +2 counts both as a modifier and as its Fire Effect",
         "FaD p.18, p.69",
-        applies_to="fad.shooting",
     )
     fire_hit_allocation: HitAllocation = field(
         default=HitAllocation.CLOSEST,
-        metadata=option(
-            description="Which figures take hits", source="FaD p.18", applies_to="fad.shooting"
-        ),
+        metadata=option(description="Which figures take hits", source="FaD p.18"),
     )
     fire_allocation_includes_wounded: bool = _on(
-        True, "Wounded figures may be allocated hits", "FaD p.18, p.35", applies_to="fad.shooting"
+        True, "Wounded figures may be allocated hits", "FaD p.18, p.35"
     )
-    fire_squad_based_damage: bool = _on(
-        False, "Squad-based damage", "FaD p.19", applies_to="fad.shooting"
-    )
+    fire_squad_based_damage: bool = _on(False, "Squad-based damage", "FaD p.19")
     vehicle_large_types: tuple[VehicleType, ...] = field(
         default=_DEFAULT_LARGE_VEHICLES,
         metadata=option(
@@ -510,14 +495,12 @@ class FaDOptions:
         True,
         "Close-assault casualties are killed, not wounded",
         "FaD p.22, p.35",
-        applies_to="fad.close_assault",
     )
     assault_overrun_edge: OverrunEdge = field(
         default=OverrunEdge.AHEAD_AND_DOUBLE,
         metadata=option(
             description="Overrun needs winner > loser and winner >= 2 x loser",
             source="FaD p.22",
-            applies_to="fad.close_assault",
         ),
     )
     mines_types: MinesTypes = field(
@@ -529,9 +512,7 @@ class FaDOptions:
         ),
     )
     # --- wounded ---
-    adv_recover_wounded: bool = _on(
-        True, "Recover Wounded (advanced)", "FaD p.35", applies_to="fad.recover_wounded"
-    )
+    adv_recover_wounded: bool = _on(True, "Recover Wounded (advanced)", "FaD p.35")
     wounds_recovered_second_wound_kills: bool = _on(
         False,
         "A recovered figure dies to its next wound",
@@ -645,7 +626,24 @@ class FaDOptions:
         metadata=option(
             description="Dummy markers given by a stance",
             source="FaD p.59, p.61",
-            applies_to="fad.scenario_generation",
+        ),
+    )
+    campaign_structure: CampaignStructure = field(
+        default=CampaignStructure.LINKED,
+        metadata=option(
+            description="How the next battle is decided: linked (linear or tree, each battle "
+            "planned names the next) or random (each battle generated from the scenario tables "
+            "when it comes up)",
+            source="FaD p.64",
+        ),
+    )
+    campaign_battles_planned: int | None = field(
+        default=None,
+        metadata=option(
+            description="The number of battles agreed for a random campaign (none: not counted)",
+            source="FaD p.64",
+            minimum=1,
+            maximum=100,
         ),
     )
 

@@ -24,13 +24,14 @@ def test_an_option_names_the_procedure_it_waits_for_in_the_schema():
     sg2 = options_schema("sg2")["properties"]
     assert sg2["max_support_weapons"]["x-applies-to"] == "sg2.fire_combat"
     assert "x-applies-to" not in sg2["fire_method"]  # direct_fire reads it
-    assert sg2["support_factors"]["x-applies-to"] == "sg2.fire_support"
+    assert "x-applies-to" not in sg2["support_factors"]  # fire_support_request reads it
     assert sg2["fae"]["x-applies-to"] == "sg2.fae"
     # An option the service honours names no procedure.
     assert "x-applies-to" not in sg2["replacement_die"]
     assert "x-applies-to" not in sg2["environment"]
     fad = options_schema("fad")["properties"]
-    assert fad["fire_hit_allocation"]["x-applies-to"] == "fad.shooting"
+    assert fad["vehicle_large_types"]["x-applies-to"] == "fad.shooting"
+    assert "x-applies-to" not in fad["fire_hit_allocation"]  # fad_shoot reads it
     assert "x-applies-to" not in fad["campaign_cp_banking"]
 
 

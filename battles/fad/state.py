@@ -1,0 +1,161 @@
+"""A Fast and Dirty unit's state in a battle, read from the battle's events and the rosters:
+what several FaD battle actions need to know about a unit and none of them owns.
+
+Casualties are the ``battles.FadLossesRecorded`` events of the battle (every FaD action that
+kills or wounds records them) and the troopers' roster status, which those events set and which
+treatment changes; the figures a unit brought are ``battles.BattleStarted``'s ``on_table``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from battles.actions import BattleContext
+from battles.after_action.fad_events import LOSSES_RECORDED
+from battles.after_action.fad_roster import initial_strength, newcomers
+from battles.models import Participant
+from battles.services import battle_stream
+from battles.suppression import is_vehicle_unit
+from eventlog import store
+from eventlog.errors import StateConflict
+from rosters.models import Trooper, Unit
+from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
+from rules.fad import wounded
+from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
+from rules.fad.wounded import MedicalState
+
+BATTLE_STARTED = "battles.BattleStarted"
+# Shooting at a vehicle records the penetrating hits the crew's Resolve is checked against.
+VEHICLE_SHOT = "battles.FadVehicleShotResolved"
+
+# A trooper's roster status as a FaD medical state (p.35): anyone no longer on the table
+# (dead, captured, flown out) is a casualty like the dead.
+_MEDICAL_STATE = {
+    TrooperStatus.FIT: MedicalState.HEALTHY,
+    TrooperStatus.WOUNDED: MedicalState.WOUNDED,
+    TrooperStatus.STABILISED: MedicalState.STABILISED,
+}
+
+
+def battle_events(ctx: BattleContext, *types: str) -> Iterator[Any]:
+    """The battle's events of ``types``, oldest first."""
+    return store.read(ctx.campaign.id, stream=battle_stream(ctx.battle.id), types=list(types))
+
+
+def losses(ctx: BattleContext, unit_id: uuid.UUID) -> list[tuple[int, dict[str, Any]]]:
+    """Each figure of the unit recorded killed or wounded in this battle, with the turn."""
+    return [
+        (event.payload["turn"], figure)
+        for event in battle_events(ctx, LOSSES_RECORDED)
+        if event.payload["unit_id"] == str(unit_id)
+        for figure in event.payload["troopers"]
+    ]
+
+
+def figures_on_table(ctx: BattleContext, unit_id: uuid.UUID) -> list[Trooper]:
+    """The unit's figures that were on the table when the battle began (``BattleStarted``); for
+    a battle started before that was recorded, its fit figures and those lost in it."""
+    troopers = ctx.troopers(unit_id)
+    for event in battle_events(ctx, BATTLE_STARTED):
+        on_table = event.payload.get("on_table")
+        if on_table is not None:
+            ids = set(on_table.get(str(unit_id), []))
+            return [t for t in troopers if str(t.id) in ids]
+    lost = {figure["trooper_id"] for _, figure in losses(ctx, unit_id)}
+    return [t for t in troopers if t.status == TrooperStatus.FIT or str(t.id) in lost]
+
+
+def medical_state(trooper: Trooper) -> MedicalState:
+    return _MEDICAL_STATE.get(TrooperStatus(trooper.status), MedicalState.DEAD)
+
+
+def casualties_for_resolve(ctx: BattleContext, unit_id: uuid.UUID) -> int:
+    """The unit's casualties when Checking Resolve (FaD p.13, p.35): its figures on the table
+    at the start who are now dead or untreated wounded; the stabilised and the recovered do not
+    count."""
+    return wounded.casualties_for_resolve(
+        states=[medical_state(t) for t in figures_on_table(ctx, unit_id)]
+    )
+
+
+def untreated_wounded(ctx: BattleContext, unit_id: uuid.UUID) -> int:
+    """The unit's figures lying wounded and not yet treated (p.25, p.35)."""
+    return sum(
+        1 for t in figures_on_table(ctx, unit_id) if medical_state(t) is MedicalState.WOUNDED
+    )
+
+
+def took_casualties_in_turn(ctx: BattleContext, unit_id: uuid.UUID, turn: int) -> bool:
+    return any(at == turn for at, _ in losses(ctx, unit_id))
+
+
+def squad_leader(ctx: BattleContext, unit_id: uuid.UUID) -> Trooper | None:
+    """The unit's squad leader who was on the table, fit or not; None if it has none."""
+    return next((t for t in figures_on_table(ctx, unit_id) if t.role == TrooperRole.LEADER), None)
+
+
+def squad_leader_lost(ctx: BattleContext, unit_id: uuid.UUID) -> bool:
+    leader = squad_leader(ctx, unit_id)
+    return leader is not None and leader.status != TrooperStatus.FIT
+
+
+def leader_experience(ctx: BattleContext, unit_id: uuid.UUID) -> SquadLeaderExperience | None:
+    """The experience of the unit's squad leader while he is fit (p.11); None without one."""
+    leader = squad_leader(ctx, unit_id)
+    if leader is None or leader.status != TrooperStatus.FIT or not leader.experience:
+        return None
+    return SquadLeaderExperience[leader.experience.upper()]
+
+
+def initial(ctx: BattleContext, unit: Unit) -> int:
+    """The unit's strength when it was raised (its TO&E strength, or its first troopers)."""
+    return initial_strength(unit, ctx.troopers(unit.id), newcomers(ctx.campaign.id))
+
+
+def penetrating_hits(ctx: BattleContext, unit_id: uuid.UUID) -> int:
+    """Penetrating hits the unit's vehicle has sustained in this battle (p.13, p.20)."""
+    return sum(
+        event.payload.get("penetrating_hits", 0)
+        for event in battle_events(ctx, VEHICLE_SHOT)
+        if event.payload.get("target_id") == str(unit_id)
+    )
+
+
+def quality(unit: Unit, *, field: str = "unit_id") -> Quality:
+    try:
+        return Quality[unit.quality.upper()]
+    except KeyError:
+        raise StateConflict(
+            "fad.no_quality",
+            f"{unit.name} has no Fast and Dirty quality on the roster (p.6).",
+            field=field,
+        ) from None
+
+
+def resolve(participant: Participant, unit: Unit, *, field: str = "unit_id") -> Resolve:
+    """The unit's Resolve in this battle: the participant's once lowered, else the roster's."""
+    try:
+        return Resolve[(participant.resolve or unit.resolve).upper()]
+    except KeyError:
+        raise StateConflict(
+            "fad.no_resolve",
+            f"{unit.name} has no Fast and Dirty Resolve on the roster (p.6).",
+            field=field,
+        ) from None
+
+
+def is_eliminated(ctx: BattleContext, participant: Participant) -> bool:
+    """Whether a unit is out of the battle for Losing Heart (p.14): routed or surrendered,
+    infantry with no fit figure left, or a vehicle unit whose vehicles are all destroyed. A unit
+    withdrawn on purpose is not eliminated."""
+    if participant.status in (Participant.Status.ROUTED, Participant.Status.SURRENDERED):
+        return True
+    if participant.status != Participant.Status.FIGHTING:
+        return False
+    unit = ctx.unit(participant.unit_id)
+    if is_vehicle_unit(unit):
+        vehicles = ctx.vehicles(unit.id)
+        return bool(vehicles) and all(v.state == VehicleState.DESTROYED for v in vehicles)
+    return not any(t.status == TrooperStatus.FIT for t in figures_on_table(ctx, unit.id))

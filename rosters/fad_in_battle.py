@@ -1,0 +1,52 @@
+"""What a Fast and Dirty battle does to the rosters while it is fought: Resolve lost to Losing
+Heart (FaD p.14) when the campaign keeps it for later battles.
+
+The battle events are named here by type and read as the payload dicts the log stores: the
+rosters import nothing of ``battles`` (DESIGN §2, ownership).
+"""
+
+from __future__ import annotations
+
+from eventlog.projections import Projection, Rows, register
+from eventlog.store import StoredEvent
+from rosters.in_battle import battle_name
+from rosters.models import Unit
+from rosters.projections import unit_history
+from rules.fad.scales import RESOLVE_WORST, Resolve
+
+
+@register
+class FadInBattleProjection(Projection):
+    """Units' roster Resolve after their army lost heart (rows of the rosters projection)."""
+
+    name = "rosters.fad_in_battle"
+    version = 1
+
+    @Projection.handles("battles.FadHeartLost")
+    def heart_lost(rows: Rows, event: StoredEvent) -> None:
+        """Option ``morale_losing_heart_persists``: "the Resolve for all units will permanently
+        drop" read as for the rest of the campaign, each unit's roster Resolve drops by the
+        levels lost (a Reluctant unit stays Reluctant: it was eliminated in the battle)."""
+        p = event.payload
+        if not p.get("persists"):
+            return
+        levels = p["levels_after"] - p["levels_before"]
+        battle = battle_name(rows, p["battle_id"])
+        for shift in p["shifts"]:
+            unit = rows.get(Unit, shift["unit_id"])
+            if unit is None or not unit["resolve"]:
+                continue
+            before = Resolve[unit["resolve"].upper()]
+            after = Resolve(max(RESOLVE_WORST, before - levels))
+            if after == before:
+                continue
+            rows.update(Unit, shift["unit_id"], resolve=after.name.lower())
+            unit_history(
+                rows,
+                event,
+                shift["unit_id"],
+                f"Lost heart at {battle}, turn {p['turn']}: resolve from "
+                f"{before.name.capitalize()} to {after.name.capitalize()} (FaD p.14).",
+                {"resolve": [before.name.lower(), after.name.lower()]},
+                battle_id=p["battle_id"],
+            )
