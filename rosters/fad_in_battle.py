@@ -1,5 +1,6 @@
 """What a Fast and Dirty battle does to the rosters while it is fought: Resolve lost to Losing
-Heart (FaD p.14) when the campaign keeps it for later battles.
+Heart (FaD p.14) when the campaign keeps it for later battles, and wounded figures treated by a
+Recover Wounded action (p.35).
 
 The battle events are named here by type and read as the payload dicts the log stores: the
 rosters import nothing of ``battles`` (DESIGN §2, ownership).
@@ -10,17 +11,19 @@ from __future__ import annotations
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
 from rosters.in_battle import battle_name
-from rosters.models import Unit
-from rosters.projections import unit_history
+from rosters.models import Trooper, Unit
+from rosters.projections import service_record, unit_history
 from rules.fad.scales import RESOLVE_WORST, Resolve
 
 
 @register
 class FadInBattleProjection(Projection):
-    """Units' roster Resolve after their army lost heart (rows of the rosters projection)."""
+    """Units' roster Resolve after their army lost heart, and troopers' statuses after Recover
+    Wounded (rows of the rosters projection)."""
 
     name = "rosters.fad_in_battle"
-    version = 1
+    # 2: Recover Wounded treatments (battles.FadWoundedTreated).
+    version = 2
 
     @Projection.handles("battles.FadHeartLost")
     def heart_lost(rows: Rows, event: StoredEvent) -> None:
@@ -50,3 +53,46 @@ class FadInBattleProjection(Projection):
                 {"resolve": [before.name.lower(), after.name.lower()]},
                 battle_id=p["battle_id"],
             )
+
+    @Projection.handles("battles.FadWoundedTreated")
+    def wounded_treated(rows: Rows, event: StoredEvent) -> None:
+        """FaD p.35 Determine Recovery: a recovered figure is fit again, a stabilised one stays
+        down but is no casualty when Checking Resolve, one who died of his wounds is dead."""
+        p = event.payload
+        battle = battle_name(rows, p["battle_id"])
+        outcomes = []
+        dead = 0
+        for index, treated in enumerate(p["treated"]):
+            trooper = rows.get(Trooper, treated["trooper_id"])
+            if trooper is None:
+                continue
+            rows.update(Trooper, treated["trooper_id"], status=treated["status_after"])
+            result = _TREATED[treated["result"]]
+            dead += treated["result"] == "died_of_wounds"
+            roll = f"recovery roll {treated['recovery_number']}"
+            service_record(
+                rows,
+                event,
+                treated["trooper_id"],
+                f"Treated for wounds at {battle}, turn {p['turn']}: {roll}, {result} (FaD p.35).",
+                battle_id=p["battle_id"],
+                dice=p["dice"][index : index + 1],
+            )
+            outcomes.append(f"{trooper['name']} {result}")
+        if outcomes and rows.get(Unit, p["unit_id"]) is not None:
+            unit_history(
+                rows,
+                event,
+                p["unit_id"],
+                f"Recovered wounded at {battle}, turn {p['turn']}: {'; '.join(outcomes)}.",
+                {"strength": -dead} if dead else {},
+                battle_id=p["battle_id"],
+                dice=p["dice"],
+            )
+
+
+_TREATED = {
+    "recovered": "recovered and back in action",
+    "stabilised": "stabilised",
+    "died_of_wounds": "died of his wounds",
+}

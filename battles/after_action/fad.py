@@ -68,6 +68,9 @@ ROSTER_STATE = {
     rules.VehicleCondition.DESTROYED: VehicleState.DESTROYED,
 }
 _ROUTED = (Participant.Status.ROUTED, Participant.Status.SURRENDERED)
+# Recover Wounded in the battle (battles.fad.wounded), named by type: the after-action does not
+# import the battle actions.
+WOUNDED_TREATED = "battles.FadWoundedTreated"
 
 
 @dataclass
@@ -84,11 +87,35 @@ class _Battle:
         figures: dict[str, list[dict[str, Any]]] = {}
         vehicles: dict[str, list[dict[str, Any]]] = {}
         stream = battle_stream(ctx.battle.id)
-        for event in store.read(ctx.campaign.id, stream=stream, types=[LOSSES_RECORDED]):
+        types = [LOSSES_RECORDED, WOUNDED_TREATED]
+        for event in store.read(ctx.campaign.id, stream=stream, types=types):
             p = event.payload
+            if event.type == WOUNDED_TREATED:
+                # FaD p.35: a treated figure's last fate replaces his wound (see _losses).
+                figures.setdefault(p["unit_id"], []).extend(
+                    {"trooper_id": t["trooper_id"], "result": _TREATED_FATE[t["result"]]}
+                    for t in p["treated"]
+                )
+                continue
             figures.setdefault(p["unit_id"], []).extend(p["troopers"])
             vehicles.setdefault(p["unit_id"], []).extend(p["vehicles"])
-        return cls(figures=figures, vehicles=vehicles, newcomers=newcomers(ctx.campaign.id))
+        return cls(
+            figures={unit: _still_lost(lost) for unit, lost in figures.items()},
+            vehicles=vehicles,
+            newcomers=newcomers(ctx.campaign.id),
+        )
+
+
+# A Recover Wounded result (FaD p.35) as a loss: stabilised figures are still wounded (option
+# campaign_wounded_at_end = count_as_losses), those who died of their wounds are killed, and
+# recovered ones are back in action, no loss at all.
+_TREATED_FATE = {"recovered": "recovered", "stabilised": "wounded", "died_of_wounds": "killed"}
+
+
+def _still_lost(figures: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A unit's losses without the figures whose last fate in the battle was recovery."""
+    last = {str(f["trooper_id"]): f["result"] for f in figures}
+    return [f for f in figures if last[str(f["trooper_id"])] != "recovered"]
 
 
 @dataclass

@@ -51,6 +51,7 @@ _LOSS_CAUSES = {
     "close_assault": "losses in the close assault",
     "morale": "abandoned by its broken crew",
     "recon_ambush": "lost in the recon ambush",
+    "mine": "losses to mines",
 }
 
 

@@ -8,4 +8,12 @@ after-action already fold for the ``fad_losses`` action.
 """
 
 # Each module registers its battle actions and projections when imported.
-from battles.fad import close_assault, morale, scenario_generation, shooting  # noqa: F401
+from battles.fad import (  # noqa: F401
+    artillery,
+    close_assault,
+    mines,
+    morale,
+    scenario_generation,
+    shooting,
+    wounded,
+)

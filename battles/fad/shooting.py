@@ -56,6 +56,7 @@ from rules.fad.shooting import (
     VehicleDamageEffect,
     allocate_hits,
     crossfire_pinning_test,
+    destroyed_vehicle_passengers,
     determine_damage,
     fire_effect,
     hits_from_effect,
@@ -70,7 +71,7 @@ from rules.fad.shooting import (
     vehicle_damage,
 )
 from rules.fad.weapons import WEAPONS, Armour, Weapon, WeaponClass, armour_named, weapon_damage
-from rules.fad.wounded import DamageEffect, MedicalState
+from rules.fad.wounded import DamageEffect, MedicalEvent, MedicalState, next_medical_state
 from rules.rulesets import Ruleset
 
 SHOT_EVENT = "battles.FadShotResolved"
@@ -420,7 +421,7 @@ def check_target_order(ctx: BattleContext, target_id: uuid.UUID, order: list[uui
         )
 
 
-def _figures(
+def target_figures(
     ctx: BattleContext, target_id: uuid.UUID, order: list[uuid.UUID], armour: Armour | None
 ) -> tuple[list[TargetFigure], dict[str, Trooper]]:
     by_id = {str(t.id): t for t in _on_table(ctx, target_id)}
@@ -472,7 +473,9 @@ def infantry_damage(
     options = ctx.options
     target = ctx.participant(params.target_id, field="target_id")
     quality = _quality(ctx, params.target_id, "target_id")
-    figures, by_id = _figures(ctx, params.target_id, params.target_order, params.target_armour)
+    figures, by_id = target_figures(
+        ctx, params.target_id, params.target_order, params.target_armour
+    )
     hits = hits_from_effect(effect, params.concealment)
     hit = allocate_hits(
         hits=hits,
@@ -642,7 +645,7 @@ class FadShoot(BattleAction):
                 field="target_id",
             )
         check_target_order(ctx, params.target_id, params.target_order)
-        _figures(ctx, params.target_id, params.target_order, params.target_armour)
+        target_figures(ctx, params.target_id, params.target_order, params.target_armour)
         _band(ctx, params)
         _damage_rating(ctx, params)
         _quality(ctx, params.target_id, "target_id")
@@ -777,7 +780,7 @@ class FadBlast(BattleAction):
                 field="target_id",
             )
         check_target_order(ctx, params.target_id, params.target_order)
-        _figures(ctx, params.target_id, params.target_order, params.target_armour)
+        target_figures(ctx, params.target_id, params.target_order, params.target_armour)
         _band(ctx, self._as_heavy(params))
         _quality(ctx, params.target_id, "target_id")
 
@@ -897,6 +900,26 @@ class ShootVehicleParams(FiringWeapons):
         description="The vehicle has Reactive Armour (p.43): 2d6 keep the highest against the "
         "weapons of option vehicle_reactive_armour_weapons.",
     )
+    passengers_unit_id: uuid.UUID | None = Field(
+        default=None,
+        description="The unit the vehicle carries: if it is destroyed, each of its figures rolls "
+        "1d6 to survive and the survivors are Pinned (p.21).",
+    )
+    passengers_power_armour: bool | None = Field(
+        default=None,
+        description="The passengers wear power armour (p.21, with Recover Wounded: wounded on 5, "
+        "killed on 6); by default when every one of them does on the roster.",
+    )
+
+
+class PassengerRoll(EventPayload):
+    """One passenger of a destroyed vehicle: his survival d6 and its effect (p.21)."""
+
+    trooper_id: uuid.UUID
+    die: int
+    effect: Literal["no_effect", "wounded", "killed"]
+    state_before: str
+    state_after: str
 
 
 class HitOnVehicle(EventPayload):
@@ -937,6 +960,17 @@ class FadVehicleShotResolved(EventPayload):
     marker_before: str
     marker_after: str
     dice: list[DieRoll] = Field(default_factory=list)
+    passengers_unit_id: uuid.UUID | None = Field(
+        default=None, description="The unit carried (p.21), if one was named."
+    )
+    passengers: list[PassengerRoll] = Field(
+        default_factory=list,
+        description="The passengers' survival rolls when the vehicle was destroyed (p.21).",
+    )
+    passengers_marker_before: str = ""
+    passengers_marker_after: str = Field(
+        default="", description="Pinned if any passenger survived (p.21, p.24)."
+    )
 
 
 @battle_action
@@ -955,6 +989,7 @@ class FadShootVehicle(BattleAction):
         self._vehicle(ctx, params)
         self._armour(ctx, params)
         _band(ctx, params)
+        _passengers(ctx, params)
 
     @staticmethod
     def _vehicle(ctx: BattleContext, params: ShootVehicleParams) -> Vehicle:
@@ -1041,6 +1076,8 @@ class FadShootVehicle(BattleAction):
                     destroyed = True
                     break
         penetrating = sum(1 for h in on_vehicle if h.penetration != PenetrationResult.NO_EFFECT)
+        carried, passengers, passenger_losses = _passengers_fate(ctx, params, dice, destroyed)
+        rolls.extend(roll for passenger in passengers for roll in passenger[1])
         shot = FadVehicleShotResolved(
             battle_id=ctx.battle.id,
             unit_id=params.unit_id,
@@ -1064,6 +1101,14 @@ class FadShootVehicle(BattleAction):
             marker_before=target.marker,
             marker_after=marker_after(target.marker, Marker.UNDER_FIRE, vehicle=True).value,
             dice=dice_json(rolls),
+            passengers_unit_id=params.passengers_unit_id,
+            passengers=[passenger for passenger, _ in passengers],
+            passengers_marker_before=carried.marker if carried else "",
+            passengers_marker_after=(
+                marker_after(carried.marker, Marker.PINNED).value
+                if carried and any(p.effect != "killed" for p, _ in passengers)
+                else (carried.marker if carried else "")
+            ),
         )
         damaged = any(h.effect != VehicleDamageEffect.NONE for h in on_vehicle)
         if destroyed or (damaged and vehicle.state == VehicleState.OPERATIONAL):
@@ -1082,8 +1127,93 @@ class FadShootVehicle(BattleAction):
                         )
                     ],
                 ),
+                *passenger_losses,
             ]
         return [shot]
+
+
+def _passengers(ctx: BattleContext, params: ShootVehicleParams) -> Participant | None:
+    """The unit the vehicle carries, of the vehicle's side and not its crew (p.21)."""
+    if params.passengers_unit_id is None:
+        return None
+    carried = ctx.participant(params.passengers_unit_id, field="passengers_unit_id")
+    owner = ctx.participant(params.target_id, field="target_id")
+    if params.passengers_unit_id == params.target_id or carried.side != owner.side:
+        raise CommandError(
+            "fire.not_passengers",
+            "The passengers are another unit of the vehicle's side.",
+            field="passengers_unit_id",
+        )
+    return carried
+
+
+def _passengers_fate(
+    ctx: BattleContext, params: ShootVehicleParams, dice: DiceSource, destroyed: bool
+) -> tuple[Participant | None, list[tuple[PassengerRoll, tuple[Roll, ...]]], list[Any]]:
+    """p.21 Destroying a Vehicle: each passenger rolls 1d6 (basic game 4+ killed; with Recover
+    Wounded 3-4 wounded and 5+ killed, in power armour 5 wounded and 6 killed); a figure already
+    wounded who is wounded again dies (p.35). The passengers' unit, each roll, and their losses
+    as the ``battles.FadLossesRecorded`` of fire."""
+    carried = _passengers(ctx, params)
+    if carried is None or not destroyed:
+        return carried, [], []
+    aboard = _on_table(ctx, carried.unit_id)
+    power = (
+        params.passengers_power_armour
+        if params.passengers_power_armour is not None
+        else _power_armour(ctx, carried.unit_id, None)
+    )
+    options = ctx.options
+    with rolling_for(dice, str(carried.unit_id)):
+        fates = destroyed_vehicle_passengers(
+            dice=dice,
+            passengers=[(trooper.name, power) for trooper in aboard],
+            adv_recover_wounded=options.adv_recover_wounded,
+        )
+    rolled = []
+    lost = []
+    for trooper, fate in zip(aboard, fates, strict=True):
+        before = _ON_TABLE[TrooperStatus(trooper.status)]
+        after = before
+        if fate.effect is not DamageEffect.NO_EFFECT:
+            after = next_medical_state(state=before, event=MedicalEvent(fate.effect.value))
+        effect = fate.effect
+        if after is MedicalState.DEAD:
+            effect = DamageEffect.KILLED
+        rolled.append(
+            (
+                PassengerRoll(
+                    trooper_id=trooper.id,
+                    die=fate.die,
+                    effect=effect.value,
+                    state_before=before.value,
+                    state_after=after.value,
+                ),
+                fate.rolls,
+            )
+        )
+        if effect is not DamageEffect.NO_EFFECT:
+            lost.append(
+                LostFigure(
+                    trooper_id=trooper.id,
+                    result=effect.value,
+                    status_before=TrooperStatus(trooper.status),
+                )
+            )
+    losses = (
+        [
+            FadLossesRecorded(
+                battle_id=ctx.battle.id,
+                unit_id=carried.unit_id,
+                turn=ctx.battle.turn,
+                cause="fire",
+                troopers=lost,
+            )
+        ]
+        if lost
+        else []
+    )
+    return carried, rolled, losses
 
 
 def _after(vehicle: VehicleCondition, effect: VehicleDamageEffect) -> VehicleCondition:
@@ -1108,7 +1238,7 @@ def _modifiers_text(p: dict[str, Any]) -> str:
     )
 
 
-def _damage_text(rows: Rows, p: dict[str, Any]) -> str:
+def damage_text(rows: Rows, p: dict[str, Any]) -> str:
     hits = p["hits"]
     text = f"{hits} hit{'s' if hits != 1 else ''}"
     parts = []
@@ -1135,12 +1265,31 @@ def _damage_text(rows: Rows, p: dict[str, Any]) -> str:
     return text
 
 
-def _marker_text(target: str, p: dict[str, Any]) -> str:
+def marker_text(target: str, p: dict[str, Any]) -> str:
     if p.get("leader_lost") and p["marker_after"] == "pinned":
         return f"{target} lost its squad leader and is Pinned (Command Disruption)"
     if p["marker_after"] == p["marker_before"]:
         return f"{target} stays {_MARKER_TEXT[p['marker_after']]}"
     return f"{target} is {_MARKER_TEXT[p['marker_after']]}"
+
+
+def _passengers_text(rows: Rows, p: dict[str, Any]) -> str:
+    """The passengers of a destroyed vehicle, and their unit Pinned (p.21); marks the unit."""
+    carried = unit_name(rows, p["passengers_unit_id"])
+    fates = []
+    for roll in p["passengers"]:
+        trooper = rows.get(Trooper, roll["trooper_id"])
+        name = trooper["name"] if trooper else "a figure"
+        effect = "survives" if roll["effect"] == "no_effect" else roll["effect"]
+        fates.append(f"{name} {roll['die']} {effect}")
+    text = f"passengers of {carried}: {', '.join(fates)}"
+    if p["passengers_marker_after"] != p["passengers_marker_before"]:
+        key = participant_key(p["battle_id"], p["passengers_unit_id"])
+        if rows.get(Participant, key) is not None:
+            rows.update(Participant, key, marker=p["passengers_marker_after"])
+    if p["passengers_marker_after"] == "pinned":
+        text += f"; the survivors are placed where it was and {carried} is Pinned"
+    return text
 
 
 @register
@@ -1166,8 +1315,8 @@ class FadShootingProjection(Projection):
         line = (
             f'{firer} shot at {target} ({p["distance"]:g}", {p["range_band"]} range, '
             f"{p['concealment'].replace('_', ' ')}): kept the best of {kept}"
-            f"{_modifiers_text(p)} = Fire Effect {p['fire_effect']}, {_damage_text(rows, p)}; "
-            f"{_marker_text(target, p)} (pinned above {p['pinning_level']})"
+            f"{_modifiers_text(p)} = Fire Effect {p['fire_effect']}, {damage_text(rows, p)}; "
+            f"{marker_text(target, p)} (pinned above {p['pinning_level']})"
         )
         if p["crossfire_die"] is not None:
             line += f"; crossfire Pinning Test {p['crossfire_die']}"
@@ -1184,14 +1333,14 @@ class FadShootingProjection(Projection):
         if not p["on_target"]:
             line = (
                 f"{firer} fired a {weapon} at {target}: Ranging In {p['ranging_in_die']}, the "
-                f"round missed its mark; {_marker_text(target, p)}"
+                f"round missed its mark; {marker_text(target, p)}"
             )
         else:
             dice = " + ".join(str(d) for d in p["strike_dice"])
             line = (
                 f'{firer} fired a {weapon} at {target} ({p["blast_inches"]}" blast): Ranging '
                 f"In {p['ranging_in_die']}, on target; Strike Effect {dice}{_modifiers_text(p)} "
-                f"= {p['strike_effect']}, {_damage_text(rows, p)}; {_marker_text(target, p)}"
+                f"= {p['strike_effect']}, {damage_text(rows, p)}; {marker_text(target, p)}"
             )
         log(rows, event, line + "." + dice_text(p["dice"]))
 
@@ -1224,5 +1373,7 @@ class FadShootingProjection(Projection):
             line += "; ".join(results) + ")"
         if p["destroyed"]:
             line += f"; {name} is destroyed"
-        line += f"; {_marker_text(target, p)}"
+        line += f"; {marker_text(target, p)}"
+        if p.get("passengers"):
+            line += "; " + _passengers_text(rows, p)
         log(rows, event, line + "." + dice_text(p["dice"]))

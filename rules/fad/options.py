@@ -479,7 +479,6 @@ class FaDOptions:
         metadata=option(
             description="How a communications bonus applies",
             source="FaD p.30",
-            applies_to="fad.artillery",
         ),
     )
     scatter_mode: ScatterMode = field(
@@ -487,7 +486,6 @@ class FaDOptions:
         metadata=option(
             description="Scatter: one direction and k d6 inches, k the failed dice",
             source="FaD p.27, p.30",
-            applies_to="fad.artillery",
         ),
     )
     # --- close assault and mines ---
@@ -508,7 +506,6 @@ class FaDOptions:
         metadata=option(
             description="Light and heavy minefields",
             source="FaD p.31, p.70",
-            applies_to="fad.mines",
         ),
     )
     # --- wounded ---
@@ -524,7 +521,6 @@ class FaDOptions:
         metadata=option(
             description="Rolls a Medic's +1 applies to",
             source="FaD p.35",
-            applies_to="fad.recover_wounded",
         ),
     )
     wounds_abandon_trigger: AbandonTrigger = field(
@@ -532,7 +528,6 @@ class FaDOptions:
         metadata=option(
             description="When wounded count as abandoned",
             source="FaD p.35 LEAVE NO ONE BEHIND",
-            applies_to="fad.recover_wounded",
         ),
     )
     # --- campaign ---
