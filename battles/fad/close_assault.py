@@ -24,6 +24,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad.state import wound_result
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
 from battles.suppression import is_vehicle_unit
@@ -528,7 +529,7 @@ def _losses_recorded(
         troopers=[
             LostFigure(
                 trooper_id=loss.trooper_id,
-                result=loss.result,
+                result=wound_result(ctx, loss.trooper_id, loss.result),
                 status_before=status[loss.trooper_id],
             )
             for loss in losses

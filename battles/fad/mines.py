@@ -226,7 +226,9 @@ class FadMinefield(BattleAction):
         lost = [
             LostFigure(
                 trooper_id=h.trooper_id,
-                result="killed" if h.effect == DamageEffect.KILLED else "wounded",
+                result=state.wound_result(
+                    ctx, h.trooper_id, "killed" if h.effect == DamageEffect.KILLED else "wounded"
+                ),
                 status_before=TrooperStatus(by_id[str(h.trooper_id)].status),
             )
             for h in hit

@@ -29,6 +29,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad.state import wound_result
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
 from battles.suppression import is_vehicle_unit
@@ -578,7 +579,7 @@ def infantry_damage(
     lost = [
         LostFigure(
             trooper_id=h.trooper_id,
-            result="killed" if h.effect == "killed" else "wounded",
+            result=wound_result(ctx, h.trooper_id, "killed" if h.effect == "killed" else "wounded"),
             status_before=TrooperStatus(by_id[str(h.trooper_id)].status),
         )
         for h in figures_hit
@@ -1196,7 +1197,7 @@ def _passengers_fate(
             lost.append(
                 LostFigure(
                     trooper_id=trooper.id,
-                    result=effect.value,
+                    result=wound_result(ctx, trooper.id, effect.value),
                     status_before=TrooperStatus(trooper.status),
                 )
             )

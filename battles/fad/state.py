@@ -44,6 +44,24 @@ def battle_events(ctx: BattleContext, *types: str) -> Iterator[Any]:
     return store.read(ctx.campaign.id, stream=battle_stream(ctx.battle.id), types=list(types))
 
 
+# The event of the Recover Wounded action (battles.fad.wounded), read here by name.
+TREATED = "battles.FadWoundedTreated"
+
+
+def wound_result(ctx: BattleContext, trooper_id: uuid.UUID, result: str) -> str:
+    """What a hit that killed or wounded a figure does to him: with the option
+    ``wounds_recovered_second_wound_kills`` (FaD p.35 leaves it open) a figure who recovered from
+    a wound earlier in this battle dies to the next."""
+    if result != "wounded" or not ctx.options.wounds_recovered_second_wound_kills:
+        return result
+    recovered = any(
+        figure["trooper_id"] == str(trooper_id) and figure["result"] == "recovered"
+        for event in battle_events(ctx, TREATED)
+        for figure in event.payload["treated"]
+    )
+    return "killed" if recovered else result
+
+
 def losses(ctx: BattleContext, unit_id: uuid.UUID) -> list[tuple[int, dict[str, Any]]]:
     """Each figure of the unit recorded killed or wounded in this battle, with the turn."""
     return [

@@ -514,7 +514,6 @@ class FaDOptions:
         False,
         "A recovered figure dies to its next wound",
         "FaD p.35",
-        applies_to="fad.recover_wounded",
     )
     wounds_medic_bonus_scope: MedicBonusScope = field(
         default=MedicBonusScope.WHOLE_SQUAD,

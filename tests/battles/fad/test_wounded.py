@@ -589,3 +589,20 @@ def test_the_dice_prompt_names_each_recovery_roll_and_writes_nothing(umpire_api,
         (6, str(cell.id), "recovery roll for Cell Cobb"),
     ]
     assert store.last_sequence(campaign.id) == before
+
+
+@pytest.mark.parametrize(("option", "status"), [(False, "wounded"), (True, "dead")])
+def test_a_recovered_figure_wounded_again_dies_only_with_the_option(
+    umpire, umpire_api, option, status
+):
+    """FaD p.35 leaves open what a second wound does to a recovered figure (option
+    ``wounds_recovered_second_wound_kills``, default off: he is wounded again)."""
+    _campaign, forces, url = make_campaign(
+        umpire, umpire_api, {"wounds_recovered_second_wound_kills": option}
+    )
+    militia = unit(forces, "Insurgents", "Militia Squad")
+    wound(umpire_api, url, militia, "Rifle Voss")
+    done(umpire_api, url, "fad_recover_wounded", {"unit_id": str(militia.id)}, [6])
+    assert members(militia)["Rifle Voss"].status == "fit"
+    shoot_militia(umpire_api, url, forces)  # Voss wounded by the shot (2+2 against 4-2)
+    assert members(militia)["Rifle Voss"].status == status
