@@ -100,3 +100,6 @@ def test_the_umpire_records_fire_from_a_phone_and_the_player_sees_it_come_in(
     # The player's page, left open, shows the fire without a reload.
     player.locator("#log li").nth(lines_before).wait_for(timeout=45_000)
     fits_a_phone(player)
+    # Closed, the pages stop asking for news of a battle later tests look at.
+    player.context.close()
+    umpire.context.close()
