@@ -242,6 +242,11 @@ class CheckResolveParams(Params):
         description="Fanatic (p.39), Last Stand (p.31) and Berserk within assault range "
         "(p.39) units do not check Resolve.",
     )
+    grizzled: bool = Field(
+        default=False,
+        description="The unit has the Grizzled trait (p.40): by option traits_grizzled_mode it "
+        "checks Resolve one level better, or takes its Morale Test one Quality level better.",
+    )
     morale: MoraleParams = Field(default_factory=MoraleParams)
 
 
@@ -369,8 +374,13 @@ class FadCheckResolve(BattleAction):
         participant = ctx.participant(params.unit_id)
         unit = ctx.unit(params.unit_id)
         resolve = state.resolve(participant, unit)
+        quality = state.quality(unit)
         vehicle = is_vehicle_unit(unit)
         options = ctx.options
+        if params.grizzled:
+            resolve, quality = rules.grizzled(
+                resolve, quality, traits_grizzled_mode=options.traits_grizzled_mode
+            )
         if vehicle:
             hits = params.penetrating_hits
             check = rules.check_vehicle_resolve(
@@ -399,7 +409,7 @@ class FadCheckResolve(BattleAction):
         if broken_by_check or params.forced_by is not None:
             outcome = rules.morale_test(
                 dice=dice,
-                quality=state.quality(unit),
+                quality=quality,
                 vehicle=vehicle,
                 immobilised=params.morale.immobilised,
                 auto_successes=params.morale.auto_successes,

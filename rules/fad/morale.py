@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from rules.dice import DiceSource, Die, Roll
 from rules.errors import RuleError
-from rules.fad.options import ModifierMode, OfficerBonusMode, OriginalSize
+from rules.fad.options import GrizzledMode, ModifierMode, OfficerBonusMode, OriginalSize
 from rules.fad.scales import RESOLVE_WORST, Quality, Resolve, SquadLeaderExperience
 
 # p.13 MORALE TESTS: three dice, two successes rally, none routs.
@@ -608,3 +608,14 @@ def initiative(
             return InitiativeOutcome(tuple(throws), winner, False, tuple(rolls))
         if lost_last_turn is not None:
             return InitiativeOutcome(tuple(throws), lost_last_turn, True, tuple(rolls))
+
+
+def grizzled(
+    resolve: Resolve, quality: Quality, *, traits_grizzled_mode: GrizzledMode
+) -> tuple[Resolve, Quality]:
+    """The Resolve a Grizzled unit checks with and the Quality it takes its Morale Test at (FaD
+    p.40, whose wording mixes the two: option ``traits_grizzled_mode``). By default its Resolve
+    counts one level better; otherwise its Quality does. Neither goes past the best level."""
+    if GrizzledMode(traits_grizzled_mode) is GrizzledMode.RESOLVE_PLUS_ONE:
+        return Resolve(min(resolve + 1, Resolve.DETERMINED)), quality
+    return resolve, Quality(min(quality + 1, Quality.ELITE))

@@ -383,7 +383,6 @@ class FaDOptions:
         metadata=option(
             description="What the Grizzled trait improves",
             source="FaD p.40",
-            applies_to="fad.resolve",
         ),
     )
     vehicle_reactive_armour_weapons: tuple[ReactiveArmourWeapon, ...] = field(

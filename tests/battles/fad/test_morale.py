@@ -767,3 +767,25 @@ def test_the_server_rolls_a_morale_test_in_a_job(umpire_api, setup):
     row = shown(umpire_api, url, squad)
     assert row["broken"] is (result != "rallied")
     assert row["status"] == ("routed" if result == "removed" else "fighting")
+
+
+@pytest.mark.parametrize(
+    ("mode", "broken", "successes"),
+    [("resolve_plus_one", False, None), ("quality_plus_one", True, 2)],
+)
+def test_a_grizzled_squad_by_the_option_p40(umpire, umpire_api, mode, broken, successes):
+    """FaD p.40 Grizzled mixes Resolve and Quality (option traits_grizzled_mode). Four casualties
+    of 8: Steady breaks at 4, but checked as Determined it breaks at 6 (p.13). Checked as Steady
+    it breaks, and its Morale Test is taken as Elite (2+, leader -1): 4 and 3 succeed where a
+    Regular's 3+ would let only the 4 through."""
+    _campaign, forces, url = make_battle(umpire, umpire_api, {"traits_grizzled_mode": mode})
+    squad = unit(forces, "Federation", "Rifle Squad 1")
+    squad_lost(umpire_api, url, squad, killed=3, wounded=1)
+    body = {"unit_id": str(squad.id), "grizzled": True}
+    (checked,) = done(umpire_api, url, "fad_check_resolve", body, [4, 3, 1] if broken else [])
+    p = checked["payload"]
+    assert p["broken_by_check"] is broken
+    if successes is None:
+        assert p["morale"] is None
+    else:
+        assert (p["morale"]["successes"], p["morale"]["result"]) == (successes, "rallied")

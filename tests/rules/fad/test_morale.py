@@ -25,6 +25,7 @@ from rules.fad.morale import (
     check_vehicle_resolve,
     command_response,
     command_response_due,
+    grizzled,
     initiative,
     losing_heart,
     losing_heart_levels,
@@ -33,7 +34,7 @@ from rules.fad.morale import (
     original_size,
     resolve_after_losing_heart,
 )
-from rules.fad.options import ModifierMode, OfficerBonusMode, OriginalSize
+from rules.fad.options import GrizzledMode, ModifierMode, OfficerBonusMode, OriginalSize
 from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
 
 FACES = range(1, 7)
@@ -724,3 +725,26 @@ def test_initiative_refuses_odd_sides():
         initiative(dice=TableDice([]), sides=("A", "A"))
     with pytest.raises(RuleError):
         initiative(dice=TableDice([]), sides=SIDES, lost_last_turn="Martians")
+
+
+@pytest.mark.parametrize(
+    ("mode", "resolve", "quality", "expected"),
+    [
+        (
+            "resolve_plus_one",
+            Resolve.STEADY,
+            Quality.REGULAR,
+            (Resolve.DETERMINED, Quality.REGULAR),
+        ),
+        (
+            "resolve_plus_one",
+            Resolve.DETERMINED,
+            Quality.REGULAR,
+            (Resolve.DETERMINED, Quality.REGULAR),
+        ),
+        ("quality_plus_one", Resolve.STEADY, Quality.REGULAR, (Resolve.STEADY, Quality.ELITE)),
+        ("quality_plus_one", Resolve.STEADY, Quality.ELITE, (Resolve.STEADY, Quality.ELITE)),
+    ],
+)
+def test_grizzled_improves_resolve_or_quality_by_the_option_p40(mode, resolve, quality, expected):
+    assert grizzled(resolve, quality, traits_grizzled_mode=GrizzledMode(mode)) == expected
