@@ -43,7 +43,7 @@ from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
 from rules.dice import DiceSource, Roll, rolling_for
 from rules.errors import RuleError
 from rules.fad import morale
-from rules.fad.options import ReactiveArmourWeapon, UnderFireOnMiss
+from rules.fad.options import ReactiveArmourWeapon, UnderFireOnMiss, VehicleType
 from rules.fad.scales import Quality
 from rules.fad.shooting import (
     Concealment,
@@ -911,6 +911,17 @@ class ShootVehicleParams(FiringWeapons):
         description="The passengers wear power armour (p.21, with Recover Wounded: wounded on 5, "
         "killed on 6); by default when every one of them does on the roster.",
     )
+    within_4_unit_ids: list[uuid.UUID] = Field(
+        default_factory=list,
+        max_length=20,
+        description='Units within 4" of the vehicle: if it is destroyed they are Pinned when it '
+        "is large (option vehicle_large_types), Under Fire when small (p.21).",
+    )
+    vehicle_type: VehicleType | None = Field(
+        default=None,
+        description="The vehicle's type (p.42), which says whether it is large; by default its "
+        "class on the roster.",
+    )
 
 
 class PassengerRoll(EventPayload):
@@ -921,6 +932,14 @@ class PassengerRoll(EventPayload):
     effect: Literal["no_effect", "wounded", "killed"]
     state_before: str
     state_after: str
+
+
+class NearbyUnit(EventPayload):
+    """A unit within 4" of a destroyed vehicle (p.21)."""
+
+    unit_id: uuid.UUID
+    marker_before: str
+    marker_after: str
 
 
 class HitOnVehicle(EventPayload):
@@ -972,6 +991,13 @@ class FadVehicleShotResolved(EventPayload):
     passengers_marker_after: str = Field(
         default="", description="Pinned if any passenger survived (p.21, p.24)."
     )
+    large: bool | None = Field(
+        default=None, description="Whether the destroyed vehicle counts as large (p.21)."
+    )
+    nearby: list[NearbyUnit] = Field(
+        default_factory=list,
+        description='Units within 4" of the destroyed vehicle and the marker it put on them.',
+    )
 
 
 @battle_action
@@ -991,6 +1017,27 @@ class FadShootVehicle(BattleAction):
         self._armour(ctx, params)
         _band(ctx, params)
         _passengers(ctx, params)
+        if params.within_4_unit_ids:
+            self._large(ctx, params)
+            for index, unit_id in enumerate(params.within_4_unit_ids):
+                ctx.participant(unit_id, field=f"within_4_unit_ids.{index}")
+
+    def _large(self, ctx: BattleContext, params: ShootVehicleParams) -> bool:
+        """Whether the vehicle is large (p.21 does not say which are: option
+        vehicle_large_types), by its type given or its class on the roster."""
+        kind = params.vehicle_type
+        if kind is None:
+            vehicle = self._vehicle(ctx, params)
+            try:
+                kind = VehicleType(vehicle.vehicle_class.strip().lower().replace(" ", "_"))
+            except ValueError:
+                raise CommandError(
+                    "fire.vehicle_type_needed",
+                    f"{vehicle.name}'s class ({vehicle.vehicle_class or 'none'}) is not a vehicle "
+                    "type of p.42: give vehicle_type, which says whether it is large (p.21).",
+                    field="vehicle_type",
+                ) from None
+        return kind in {VehicleType(t) for t in ctx.options.vehicle_large_types}
 
     @staticmethod
     def _vehicle(ctx: BattleContext, params: ShootVehicleParams) -> Vehicle:
@@ -1078,6 +1125,19 @@ class FadShootVehicle(BattleAction):
                     break
         penetrating = sum(1 for h in on_vehicle if h.penetration != PenetrationResult.NO_EFFECT)
         carried, passengers, passenger_losses = _passengers_fate(ctx, params, dice, destroyed)
+        large = self._large(ctx, params) if destroyed and params.within_4_unit_ids else None
+        nearby = [
+            NearbyUnit(
+                unit_id=unit_id,
+                marker_before=ctx.participants[unit_id].marker,
+                marker_after=marker_after(
+                    ctx.participants[unit_id].marker,
+                    Marker.PINNED if large else Marker.UNDER_FIRE,
+                    vehicle=is_vehicle_unit(ctx.unit(unit_id)),
+                ).value,
+            )
+            for unit_id in (params.within_4_unit_ids if destroyed else [])
+        ]
         rolls.extend(roll for passenger in passengers for roll in passenger[1])
         shot = FadVehicleShotResolved(
             battle_id=ctx.battle.id,
@@ -1110,6 +1170,8 @@ class FadShootVehicle(BattleAction):
                 if carried and any(p.effect != "killed" for p, _ in passengers)
                 else (carried.marker if carried else "")
             ),
+            large=large,
+            nearby=nearby,
         )
         damaged = any(h.effect != VehicleDamageEffect.NONE for h in on_vehicle)
         if destroyed or (damaged and vehicle.state == VehicleState.OPERATIONAL):
@@ -1274,6 +1336,18 @@ def marker_text(target: str, p: dict[str, Any]) -> str:
     return f"{target} is {_MARKER_TEXT[p['marker_after']]}"
 
 
+def _nearby_text(rows: Rows, p: dict[str, Any]) -> str:
+    """The units within 4" of a destroyed vehicle (p.21); marks them."""
+    told = []
+    for unit in p["nearby"]:
+        key = participant_key(p["battle_id"], unit["unit_id"])
+        if rows.get(Participant, key) is not None:
+            rows.update(Participant, key, marker=unit["marker_after"])
+        told.append(f"{unit_name(rows, unit['unit_id'])} {_MARKER_TEXT[unit['marker_after']]}")
+    size = "a large vehicle" if p["large"] else "a small vehicle"
+    return f'within 4" of {size} destroyed: {", ".join(told)}'
+
+
 def _passengers_text(rows: Rows, p: dict[str, Any]) -> str:
     """The passengers of a destroyed vehicle, and their unit Pinned (p.21); marks the unit."""
     carried = unit_name(rows, p["passengers_unit_id"])
@@ -1377,4 +1451,6 @@ class FadShootingProjection(Projection):
         line += f"; {marker_text(target, p)}"
         if p.get("passengers"):
             line += "; " + _passengers_text(rows, p)
+        if p.get("nearby"):
+            line += "; " + _nearby_text(rows, p)
         log(rows, event, line + "." + dice_text(p["dice"]))

@@ -470,7 +470,6 @@ class FaDOptions:
         metadata=option(
             description="Vehicle types that count as large",
             source="FaD p.21",
-            applies_to="fad.shooting",
         ),
     )
     artillery_comms_bonus_mode: ModifierMode = field(

@@ -606,3 +606,33 @@ def test_a_recovered_figure_wounded_again_dies_only_with_the_option(
     assert members(militia)["Rifle Voss"].status == "fit"
     shoot_militia(umpire_api, url, forces)  # Voss wounded by the shot (2+2 against 4-2)
     assert members(militia)["Rifle Voss"].status == status
+
+
+@pytest.mark.parametrize(
+    ("vehicle_type", "large", "marker"),
+    [(None, False, "under_fire"), ("mbt", True, "pinned")],
+)
+def test_units_within_4_inches_of_a_destroyed_vehicle_p21(
+    umpire_api, setup, vehicle_type, large, marker
+):
+    """FaD p.21: troops within 4" of a destroyed vehicle are Under Fire if it is small, Pinned if
+    it is large (option vehicle_large_types, default tanks and walkers). The Technical is a light
+    transport on the roster: small, unless the table says it is another type."""
+    _campaign, forces, url = setup
+    squad = unit(forces, "Federation", "Rifle Squad 1")
+    extra = {"within_4_unit_ids": [str(squad.id)], "passengers_unit_id": None}
+    if vehicle_type:
+        extra["vehicle_type"] = vehicle_type
+    response = shoot_technical(umpire_api, url, forces, VEHICLE_DICE, **extra)
+    assert response.status_code == 201, response.json()
+    shot = response.json()["events"][0]["payload"]
+    assert (shot["destroyed"], shot["large"]) == (True, large)
+    assert shot["nearby"] == [
+        {"unit_id": str(squad.id), "marker_before": "", "marker_after": marker}
+    ]
+    assert participant(squad).marker == marker
+    size = "a large vehicle" if large else "a small vehicle"
+    assert any(
+        f'within 4" of {size} destroyed: Rifle Squad 1' in line
+        for line in battle_log(umpire_api, url)
+    ), battle_log(umpire_api, url)
