@@ -7,6 +7,7 @@ Screenshots of every page visited go to ``artifacts/screenshots/`` for a person 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +60,37 @@ class DemoServer:
             return json.loads(response.read() or b"null")
 
 
+@contextlib.contextmanager
+def serving(env: dict[str, str], port: int, log_path: Path) -> Iterator[None]:
+    """``manage.py runserver`` on ``port`` until the block ends, once it answers ``/healthz``.
+
+    The server's log (a line per request) goes to ``log_path``: a pipe nobody reads fills up at
+    64 KiB and then blocks the server in mid-request, and every later page times out."""
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                raise AssertionError(log_path.read_text()) from None
+            time.sleep(0.3)
+    try:
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def demo_server(tmp_path_factory):
     assert os.path.exists(CHROMIUM), (
@@ -83,27 +116,8 @@ def demo_server(tmp_path_factory):
     assert token_line is not None, demo.stdout
     assert campaign_line is not None, demo.stdout
     token, campaign_id = token_line.group(1), campaign_line.group(1)
-    server = subprocess.Popen(
-        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/healthz", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.kill()
-                assert server.stderr is not None  # piped
-                raise AssertionError(server.stderr.read().decode()) from None
-            time.sleep(0.3)
-    yield DemoServer(url=url, token=token, campaign_id=campaign_id)
-    server.terminate()
-    server.wait(timeout=10)
+    with serving(env, port, var / "server.log"):
+        yield DemoServer(url=url, token=token, campaign_id=campaign_id)
 
 
 @pytest.fixture(scope="session")

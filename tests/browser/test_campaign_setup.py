@@ -10,13 +10,11 @@ import os
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 
 import pytest
 
-from tests.browser.conftest import ROOT, SCREENSHOTS, free_port
+from tests.browser.conftest import ROOT, SCREENSHOTS, free_port, serving
 
 pytestmark = pytest.mark.browser
 
@@ -50,27 +48,8 @@ def fresh_server(tmp_path_factory):
     )
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/healthz", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.kill()
-                assert server.stderr is not None  # piped
-                raise AssertionError(server.stderr.read().decode()) from None
-            time.sleep(0.3)
-    yield Server(url=url)
-    server.terminate()
-    server.wait(timeout=10)
+    with serving(env, port, var / "server.log"):
+        yield Server(url=url)
 
 
 class PhoneChecks:
