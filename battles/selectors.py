@@ -57,14 +57,25 @@ def battle_detail(battle: Battle, judge: Judge | None = None) -> Row:
     (row,) = _plain(Battle.objects.filter(pk=battle.pk))
     participants = _plain(Participant.objects.filter(battle_id=battle.pk))
     units = {
-        str(unit_id): (name, str(force_id), kind)
-        for unit_id, name, force_id, kind in Unit.objects.filter(
+        str(unit_id): (name, str(force_id), kind, order)
+        for unit_id, name, force_id, kind, order in Unit.objects.filter(
             id__in=[p["unit_id"] for p in participants]
-        ).values_list("id", "name", "force_id", "kind")
+        ).values_list("id", "name", "force_id", "kind", "order")
     }
+    sides = _plain(BattleSide.objects.filter(battle_id=battle.pk).order_by("order"))
+    # Side by side, each side's units in roster order: the same on every database, whatever
+    # order it keeps the rows in.
+    side_order = {side["side"]: side["order"] for side in sides}
+    participants.sort(
+        key=lambda p: (
+            side_order.get(p["side"], 0),
+            units.get(p["unit_id"], ("", "", "", 0))[3],
+            p["unit_id"],
+        )
+    )
     shown = []
     for participant in participants:
-        name, force_id, kind = units.get(participant["unit_id"], ("", None, ""))
+        name, force_id, kind, _ = units.get(participant["unit_id"], ("", None, "", 0))
         if judge is None or judge.reader.sees_force(force_id):
             effects = suppression_effects(
                 participant["suppression"], vehicle=kind == VEHICLE_UNIT_KIND
@@ -72,7 +83,6 @@ def battle_detail(battle: Battle, judge: Judge | None = None) -> Row:
             shown.append({**participant, "unit_name": name, "suppressed_may": effects})
         else:
             shown.append({"side": participant["side"], "sight": Sight.OUTLINE.value})
-    sides = _plain(BattleSide.objects.filter(battle_id=battle.pk).order_by("order"))
     if judge is not None and not judge.reader.is_umpire:
         sides = [_side_as_seen(side, judge) for side in sides]
     # Whether the battle, or a side's mission card, was recorded hidden, and its reveal: the

@@ -601,7 +601,10 @@ class FadScenarioProjection(Projection):
         )
         for side in p["sides"]:
             line += 1
-            totals = ", ".join(f"{_words(m)} {t}" for m, t in side["mission_totals"].items())
+            # Sorted: PostgreSQL keeps a JSON object's keys in its own order, not the payload's.
+            totals = ", ".join(
+                f"{_words(m)} {t}" for m, t in sorted(side["mission_totals"].items())
+            )
             others = [_words(m) for m in side["missions_tied"] if m != side["rolled_mission"]]
             tied = f" (tied with {', '.join(others)}: the side's choice)" if others else ""
             log(
