@@ -126,7 +126,7 @@ def after_action(api, url, dice):
 def history(unit_row: Unit) -> list[str]:
     return list(
         UnitHistoryEntry.objects.filter(unit_id=unit_row.id)
-        .order_by("sequence")
+        .order_by("sequence", "key")
         .values_list("summary", flat=True)
     )
 
