@@ -19,6 +19,7 @@ class BattlesConfig(AppConfig):
             mines,
             morale,
             projections,
+            reports,
             review,
             snipers,
             suppression,

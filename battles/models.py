@@ -109,3 +109,30 @@ class BattleLogEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class BattleReport(models.Model):
+    """A side's account of a battle, filed by one of its players: the losses of both sides as
+    they saw them, the objectives they say were met, and notes. A side's later report replaces
+    its earlier one until the umpire has decided a point of it."""
+
+    key = models.CharField(primary_key=True, max_length=150)  # "<battle id>:<side>"
+    campaign_id = models.UUIDField(db_index=True)
+    battle_id = models.UUIDField(db_index=True)
+    side = models.CharField(max_length=100)
+    report_id = models.UUIDField()
+    filed_by = models.CharField(max_length=150, blank=True, default="")
+    sequence = models.PositiveBigIntegerField()  # of the event that filed it
+    troopers = models.JSONField(default=list)  # [{"trooper_id", "status"}]
+    objectives = models.JSONField(default=list)  # [{"objective", "met"}]
+    notes = models.TextField(blank=True, default="")
+    # The umpire's decision on each point of the report: "trooper:<id>" or
+    # "objective:<side>:<objective>" -> {"claimed", "logged", "value", "decision", "upheld",
+    # "reason", "sequence"}.
+    decisions = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["battle_id", "side"]
+
+    def __str__(self) -> str:
+        return f"{self.side}'s report of battle {self.battle_id}"

@@ -140,7 +140,11 @@ def _support_as_seen(support: Row | None) -> Row:
 # Events that write one log line per item of a payload list, each line about that item only.
 _LINE_ITEMS = {"battles.UnitsCommitted": "units"}
 # Events whose log line tells the battle itself, whatever units the event lists.
-_BATTLE_LINES = frozenset({"battles.BattleStarted"})
+# A battle report and the decisions on it are hidden from all but its side's players (and the
+# umpires); to them, its lines tell their own report, whoever's troopers it names.
+_BATTLE_LINES = frozenset(
+    {"battles.BattleStarted", "battles.BattleReportFiled", "battles.ReportPointDecided"}
+)
 
 
 def _line_number(entry: Row) -> int:

@@ -17,6 +17,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("battles.api.after_action_urls")),
     path("", include("battles.api.fad_urls")),
     path("", include("battles.api.fad_scenarios")),
+    path("", include("battles.api.reports")),
     path("", include("rosters.api.between_urls")),
     path("", include("webhooks.api.urls")),
     path("", include("battles.api.review_urls")),

@@ -1,6 +1,6 @@
 """What a Fast and Dirty battle does to the rosters while it is fought: Resolve lost to Losing
-Heart (FaD p.14) when the campaign keeps it for later battles, and wounded figures treated by a
-Recover Wounded action (p.35).
+Heart (FaD p.14) when the campaign keeps it for later battles, wounded figures treated by a
+Recover Wounded action (p.35), and mission bonus traits (p.62-63) when the campaign keeps them.
 
 The battle events are named here by type and read as the payload dicts the log stores: the
 rosters import nothing of ``battles`` (DESIGN §2, ownership).
@@ -14,6 +14,7 @@ from rosters.in_battle import battle_name
 from rosters.models import Trooper, Unit
 from rosters.projections import service_record, unit_history
 from rules.fad.scales import RESOLVE_WORST, Resolve
+from rules.fad.traits import trait_key
 
 
 @register
@@ -22,8 +23,9 @@ class FadInBattleProjection(Projection):
     Wounded (rows of the rosters projection)."""
 
     name = "rosters.fad_in_battle"
-    # 2: Recover Wounded treatments (battles.FadWoundedTreated).
-    version = 2
+    # 2: Recover Wounded treatments (battles.FadWoundedTreated); 3: mission bonus traits kept
+    # (battles.FadMissionBonusGiven).
+    version = 3
 
     @Projection.handles("battles.FadHeartLost")
     def heart_lost(rows: Rows, event: StoredEvent) -> None:
@@ -51,6 +53,34 @@ class FadInBattleProjection(Projection):
                 f"Lost heart at {battle}, turn {p['turn']}: resolve from "
                 f"{before.name.capitalize()} to {after.name.capitalize()} (FaD p.14).",
                 {"resolve": [before.name.lower(), after.name.lower()]},
+                battle_id=p["battle_id"],
+            )
+
+    @Projection.handles("battles.FadMissionBonusGiven")
+    def mission_bonus_given(rows: Rows, event: StoredEvent) -> None:
+        """Option ``campaign_mission_bonus_persists``: the traits a mission's bonus gave a unit
+        stay with it, among its traits on the roster, for the battles to come (FaD p.62-63)."""
+        p = event.payload
+        if not p.get("persists"):
+            return
+        battle = battle_name(rows, p["battle_id"])
+        mission = p["mission"].replace("_", " ").title()
+        for given in p["units"]:
+            unit = rows.get(Unit, given["unit_id"])
+            if unit is None:
+                continue
+            have = {trait_key(t) for t in unit["specialists"]}
+            new = [_label(t) for t in given["traits"] if trait_key(t) not in have]
+            if not new:
+                continue
+            rows.update(Unit, given["unit_id"], specialists=[*unit["specialists"], *new])
+            unit_history(
+                rows,
+                event,
+                given["unit_id"],
+                f"Given {' and '.join(new)} by the {mission} mission's bonus at {battle}, kept "
+                "after the battle (FaD p.62-63).",
+                {"traits": new},
                 battle_id=p["battle_id"],
             )
 
@@ -89,6 +119,10 @@ class FadInBattleProjection(Projection):
                 battle_id=p["battle_id"],
                 dice=p["dice"],
             )
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").title()
 
 
 _TREATED = {

@@ -47,12 +47,19 @@ class FadLossesRecorded(EventPayload):
     turn: int = Field(ge=0)
     troopers: list[LostFigure] = Field(default_factory=list)
     vehicles: list[DamagedVehicle] = Field(default_factory=list)
-    cause: Literal["named", "fire", "close_assault", "morale", "recon_ambush", "mine"] = Field(
+    cause: Literal[
+        "named", "fire", "close_assault", "morale", "recon_ambush", "mine", "reported"
+    ] = Field(
         default="named",
         description="named: by the umpire (fad_losses); fire: fad_shoot, fad_blast, "
         "fad_shoot_vehicle or fad_artillery_strike; close_assault: fad_close_assault or "
         "fad_assault_vehicle; morale: a broken crew bailing out (p.13); recon_ambush: a recon "
-        "unit destroyed before the battle (p.61); mine: fad_minefield (p.31).",
+        "unit destroyed before the battle (p.61); mine: fad_minefield (p.31); reported: a "
+        "player's battle report, decided by the umpire after the battle.",
+    )
+    report_id: uuid.UUID | None = Field(
+        default=None,
+        description="reported: the player's battle report the umpire accepted it from.",
     )
 
 

@@ -16,7 +16,9 @@ from battles.actions import BattleAction, BattleContext, battle_action
 from battles.actions import Params as ActionParams
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
 from battles.models import Battle
+from battles.reports.losses import reported_loss_recorder
 from eventlog.errors import CommandError, StateConflict
+from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus, VehicleState
 from rules.dice import DiceSource
 from rules.rulesets import Ruleset
@@ -86,6 +88,27 @@ class FadLosses(BattleAction):
                 ],
             )
         ]
+
+
+@reported_loss_recorder(Ruleset.FAD.value)
+def reported_loss(
+    ctx: BattleContext, trooper: Trooper, result: str, report_id: uuid.UUID
+) -> FadLossesRecorded:
+    """A loss from a player's battle report, decided by the umpire after the battle."""
+    return FadLossesRecorded(
+        battle_id=ctx.battle.id,
+        unit_id=trooper.unit_id,
+        turn=ctx.battle.turn,
+        troopers=[
+            LostFigure(
+                trooper_id=trooper.id,
+                result="killed" if result == "killed" else "wounded",
+                status_before=trooper.status,
+            )
+        ],
+        cause="reported",
+        report_id=report_id,
+    )
 
 
 def _check_troopers(ctx: BattleContext, params: FadLossesParams) -> None:

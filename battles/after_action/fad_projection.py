@@ -52,6 +52,7 @@ _LOSS_CAUSES = {
     "morale": "abandoned by its broken crew",
     "recon_ambush": "lost in the recon ambush",
     "mine": "losses to mines",
+    "reported": "losses from a player's battle report, decided by the umpire",
 }
 
 
@@ -60,8 +61,8 @@ class FadAfterActionProjection(Projection):
     """The battle log after a Fast and Dirty battle (rows of the battles projection)."""
 
     name = "battles.after_action_fad"
-    # 3: losses say what caused them
-    version = 3
+    # 3: losses say what caused them; 4: losses from battle reports
+    version = 4
 
     @Projection.handles(LOSSES_RECORDED)
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:

@@ -51,13 +51,21 @@ class CasualtiesResolved(EventPayload):
     named by the umpire, the hits of quick-and-dirty fire, each figure hit wounded (P.36), the
     fates of figures downed in a close assault (P.42), or the figures an artillery burst wounded
     or killed (P.47), or the hits of a mine, booby trap (P.55-56) or sniper (P.27), each already
-    on its figure; power-armoured casualties rolled at once (P.40)."""
+    on its figure; power-armoured casualties rolled at once (P.40). ``reported``: a loss from a
+    player's battle report the umpire decided after the battle, final as reported."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     turn: int = Field(ge=0)
     mode: Literal[
-        "allocate", "named", "quick_and_dirty", "close_combat", "artillery", "mine", "sniper"
+        "allocate",
+        "named",
+        "quick_and_dirty",
+        "close_combat",
+        "artillery",
+        "mine",
+        "sniper",
+        "reported",
     ]
     potential_hits: int | None = None
     impact_die: int | None = None
@@ -70,6 +78,10 @@ class CasualtiesResolved(EventPayload):
         default_factory=list, description="Acting unit leaders made casualties (P.10 follows)."
     )
     dice: list[DieRoll] = Field(default_factory=list)
+    report_id: uuid.UUID | None = Field(
+        default=None,
+        description="reported: the player's battle report the umpire accepted it from.",
+    )
 
 
 @outline("battles.CasualtiesResolved")

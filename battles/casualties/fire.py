@@ -25,13 +25,15 @@ from battles.casualties.state import (
     status_of,
     trooper_casualty,
 )
+from battles.reports.losses import reported_loss_recorder
 from campaigns.events import dice_json
 from eventlog.errors import CommandError
 from rosters.models import Trooper
 from rosters.vocabulary import TrooperStatus
 from rules.dice import DiceSource, Die, Roll
+from rules.rulesets import Ruleset
 from rules.sg2 import casualties as rules
-from rules.sg2.casualties import FigureCasualty, HitResult
+from rules.sg2.casualties import FigureCasualty, FigureState, HitResult
 
 
 class NamedCasualty(Params):
@@ -230,6 +232,33 @@ class Casualties(BattleAction):
             leaders_down=leaders_down(ctx, casualties),
             dice=[roll for c in casualties for roll in c.dice],
         )
+
+
+@reported_loss_recorder(Ruleset.SG2.value)
+def reported_casualty(
+    ctx: BattleContext, trooper: Trooper, result: str, report_id: uuid.UUID
+) -> CasualtiesResolved:
+    """A loss from a player's battle report, decided by the umpire after the battle: final as
+    reported, so no power armour roll (P.40 was rolled at the table)."""
+    figure = figure_of(trooper)
+    killed = result == "killed"
+    change = FigureCasualty(
+        figure.id,
+        figure.state,
+        FigureState.DEAD if killed else FigureState.UNTREATED,
+        wounds=0 if killed else 1,
+        kills=1 if killed else 0,
+    )
+    casualties = [trooper_casualty(trooper, change, [])]
+    return CasualtiesResolved(
+        battle_id=ctx.battle.id,
+        unit_id=trooper.unit_id,
+        turn=ctx.battle.turn,
+        mode="reported",
+        casualties=casualties,
+        leaders_down=leaders_down(ctx, casualties),
+        report_id=report_id,
+    )
 
 
 def _fire_casualties(

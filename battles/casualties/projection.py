@@ -69,7 +69,7 @@ class CasualtiesProjection(Projection):
     projection)."""
 
     name = "battles.casualties"
-    version = 4
+    version = 5
 
     @Projection.handles("battles.CasualtiesResolved")
     def casualties_resolved(rows: Rows, event: StoredEvent) -> None:
@@ -97,6 +97,10 @@ class CasualtiesProjection(Projection):
             summary = f"{name}, hit by {by} (impact d{p['impact_die']}): {told}."
         elif p["mode"] == "artillery":
             summary = f"{name}, casualties of the fire mission (impact d{p['impact_die']}): {told}."
+        elif p["mode"] == "reported":
+            summary = (
+                f"{name}, casualties from a player's battle report, decided by the umpire: {told}."
+            )
         else:
             summary = f"{name}, casualties named by the umpire: {told}."
         summary += _leaders_down_text(rows, p["leaders_down"])

@@ -9,11 +9,13 @@ after-action already fold for the ``fad_losses`` action.
 
 # Each module registers its battle actions and projections when imported.
 from battles.fad import (  # noqa: F401
+    activation,
     artillery,
     close_assault,
     mines,
     morale,
     scenario_generation,
     shooting,
+    traits,
     wounded,
 )

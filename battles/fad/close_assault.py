@@ -24,6 +24,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad import state as fad_state
 from battles.fad.state import wound_result
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
@@ -189,7 +190,8 @@ def _check_attacker(
     ctx: BattleContext, unit_id: uuid.UUID, traits: Sequence[AssaultTrait]
 ) -> tuple[Participant, Unit]:
     """An infantry unit able to start a close assault: not a sniper (p.37), not pinned (p.24; a
-    Berserk unit ignores it, p.39), not broken (p.13)."""
+    Berserk unit ignores it, p.39, and so does a Relentless one, p.41, its traits read from the
+    roster and the mission bonuses given in this battle), not broken (p.13)."""
     participant = ctx.participant(unit_id, field="unit_id")
     unit = ctx.unit(unit_id)
     if is_vehicle_unit(unit):
@@ -205,7 +207,10 @@ def _check_attacker(
             f"{unit.name} is a sniper: snipers cannot initiate a close assault (p.37).",
             field="unit_id",
         )
-    if participant.marker == "pinned" and AssaultTrait.BERSERK not in traits:
+    # Relentless troops ignore Pinned (p.41); Berserk ones may charge all the same (p.39).
+    pinned = fad_state.marker_in_effect(ctx, participant, unit) == "pinned"
+    berserk = AssaultTrait.BERSERK in traits or "berserk" in fad_state.battle_traits(ctx, unit)
+    if pinned and not berserk:
         raise RuleViolation(
             "close_assault.pinned",
             f"{unit.name} is pinned: it cannot start a close assault (p.24).",
@@ -381,6 +386,10 @@ class FadCloseAssault(BattleAction):
         ):
             unit = ctx.unit(unit_id)
             fighting, rest = _ordered(ctx, unit_id, side.figures, where)
+            # Assault traits the unit has in this battle (its roster's, a mission's bonus: Assault
+            # Troops p.62, Shock Troops p.63) count as if the table had named them.
+            known = [t for t in AssaultTrait if t.value in fad_state.battle_traits(ctx, unit)]
+            side = side.model_copy(update={"traits": list(dict.fromkeys([*side.traits, *known]))})
             squads.append(_squad(unit, fighting, rest, side, where))
             orders.append(fighting + rest)
         return squads[0], squads[1], orders[0], orders[1]

@@ -26,7 +26,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded
-from battles.fad import state
+from battles.fad import activation, state
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
 from battles.suppression import is_vehicle_unit
@@ -39,6 +39,7 @@ from rosters.vocabulary import VehicleState
 from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.fad import morale as rules
+from rules.fad import traits as trait_rules
 from rules.fad.morale import AutoSuccess, MoraleOutcome, MoraleResult
 from rules.rulesets import Ruleset
 
@@ -99,6 +100,13 @@ class FadResolveChecked(EventPayload):
     break_point: int = Field(ge=0)
     original_size: int | None = None
     officer_attached: bool = False
+    attached_team_id: uuid.UUID | None = Field(
+        default=None,
+        description="A heavy weapons team attached to the squad: their numbers combined (p.29).",
+    )
+    emboldened: bool = Field(
+        default=False, description="Emboldened by a psionic (p.34): no Morale Test."
+    )
     broken_by_check: bool
     morale: MoraleRecord | None = None
     broken: bool = Field(description="Broken for this activation, after any Morale Test.")
@@ -245,7 +253,21 @@ class CheckResolveParams(Params):
     grizzled: bool = Field(
         default=False,
         description="The unit has the Grizzled trait (p.40): by option traits_grizzled_mode it "
-        "checks Resolve one level better, or takes its Morale Test one Quality level better.",
+        "checks Resolve one level better, or takes its Morale Test one Quality level better. "
+        "Read from the unit's traits and the mission bonuses given in this battle too, as is "
+        "Brave (p.39).",
+    )
+    attached_team_id: uuid.UUID | None = Field(
+        default=None,
+        description="A heavy weapons team attached to this squad when the troops were deployed "
+        "(p.29): the numbers of the two are combined for Checking Resolve and the Morale Test, "
+        "and if the squad routs or surrenders the team goes with it.",
+    )
+    emboldened: bool = Field(
+        default=False,
+        description="A psionic Emboldened the unit (p.34): it does not take a Morale Test at "
+        "this activation, whether Broken or forced by Terrifying or Terror; a unit the check "
+        "breaks acts normally.",
     )
     morale: MoraleParams = Field(default_factory=MoraleParams)
 
@@ -320,6 +342,36 @@ def _morale_record(
     )
 
 
+def _check_attached_team(
+    ctx: BattleContext, params: CheckResolveParams, squad: Participant, vehicle: bool
+) -> None:
+    """A heavy weapons team attached to an infantry squad of its own side (p.29)."""
+    field = "attached_team_id"
+    team_id = params.attached_team_id
+    assert team_id is not None
+    team = ctx.participant(team_id, field=field)
+    if vehicle or team_id == params.unit_id or team.side != squad.side:
+        raise CommandError(
+            "resolve.not_an_attached_team",
+            "A heavy weapons team is attached to an infantry squad of its own side (p.29).",
+            field=field,
+        )
+    if is_vehicle_unit(ctx.unit(team_id)):
+        raise CommandError(
+            "resolve.not_an_attached_team",
+            f"{ctx.unit(team_id).name} is a vehicle, not a heavy weapons team (p.29).",
+            field=field,
+        )
+
+
+def _team_count(ctx: BattleContext, team_id: uuid.UUID) -> trait_rules.ResolveCount:
+    """The attached team's figures on the table at the start and its casualties (p.13, p.29)."""
+    return trait_rules.ResolveCount(
+        original_size=max(1, len(state.figures_on_table(ctx, team_id))),
+        casualties=state.casualties_for_resolve(ctx, team_id),
+    )
+
+
 # --- actions ----------------------------------------------------------------------------------
 
 
@@ -367,6 +419,10 @@ class FadCheckResolve(BattleAction):
                 f"{unit.name} is infantry: only a vehicle is immobilised.",
                 field="morale.immobilised",
             )
+        if params.attached_team_id is not None:
+            _check_attached_team(ctx, params, participant, vehicle)
+        # Checking Resolve is the unit's activation: the turn sequence decides who may (p.12).
+        activation.check_activation(ctx, participant)
 
     def resolve(
         self, ctx: BattleContext, params: CheckResolveParams, dice: DiceSource
@@ -377,7 +433,8 @@ class FadCheckResolve(BattleAction):
         quality = state.quality(unit)
         vehicle = is_vehicle_unit(unit)
         options = ctx.options
-        if params.grizzled:
+        traits = state.battle_traits(ctx, unit)
+        if params.grizzled or "grizzled" in traits:
             resolve, quality = rules.grizzled(
                 resolve, quality, traits_grizzled_mode=options.traits_grizzled_mode
             )
@@ -395,10 +452,15 @@ class FadCheckResolve(BattleAction):
                 initial_strength=max(1, state.initial(ctx, unit)),
                 resolve_original_size=options.resolve_original_size,
             )
+            counted = trait_rules.ResolveCount(size, state.casualties_for_resolve(ctx, unit.id))
+            if params.attached_team_id is not None:
+                counted = trait_rules.with_attached_team(
+                    counted, _team_count(ctx, params.attached_team_id)
+                )
             check = rules.check_infantry_resolve(
                 resolve=resolve,
-                original_size=size,
-                casualties=state.casualties_for_resolve(ctx, unit.id),
+                original_size=counted.original_size,
+                casualties=counted.casualties,
                 officer_attached=params.officer_attached,
                 resolve_officer_bonus_mode=options.resolve_officer_bonus_mode,
             )
@@ -406,13 +468,20 @@ class FadCheckResolve(BattleAction):
         broken_by_check = checked and check.broken
         morale = None
         rolls: tuple[Any, ...] = ()
-        if broken_by_check or params.forced_by is not None:
+        auto_successes = list(params.morale.auto_successes)
+        if "brave" in traits and not vehicle and AutoSuccess.BRAVE not in auto_successes:
+            auto_successes.append(AutoSuccess.BRAVE)
+        if trait_rules.takes_morale_test(
+            broken=broken_by_check,
+            forced=params.forced_by is not None,
+            emboldened=params.emboldened,
+        ):
             outcome = rules.morale_test(
                 dice=dice,
                 quality=quality,
                 vehicle=vehicle,
                 immobilised=params.morale.immobilised,
-                auto_successes=params.morale.auto_successes,
+                auto_successes=auto_successes,
                 shaky=params.morale.shaky,
                 officer_leadership=params.morale.officer_leadership,
                 motivator=params.morale.motivator,
@@ -422,7 +491,10 @@ class FadCheckResolve(BattleAction):
             )
             rolls = outcome.rolls
             morale = _morale_record(
-                outcome, params.morale, params.forced_by, options.morale_leader_modifier_mode
+                outcome,
+                params.morale.model_copy(update={"auto_successes": auto_successes}),
+                params.forced_by,
+                options.morale_leader_modifier_mode,
             )
         removed = morale is not None and morale.result is MoraleResult.REMOVED
         events: list[Any] = [
@@ -438,6 +510,8 @@ class FadCheckResolve(BattleAction):
                 break_point=check.break_point,
                 original_size=check.original_size,
                 officer_attached=params.officer_attached,
+                attached_team_id=params.attached_team_id,
+                emboldened=params.emboldened,
                 broken_by_check=broken_by_check,
                 morale=morale,
                 broken=morale.result is not MoraleResult.RALLIED if morale else False,
@@ -814,6 +888,14 @@ class FadMoraleProjection(Projection):
             if p["removed_as"]:
                 changes["status"] = p["removed_as"]
             rows.update(Participant, key, **changes)
+        team = p.get("attached_team_id")
+        team_key = participant_key(p["battle_id"], team) if team else None
+        if team_key and rows.get(Participant, team_key) is not None:
+            # The team activates as one with the squad (p.29): broken, routed with it.
+            changes = {"broken": p["broken"]}
+            if p["removed_as"]:
+                changes["status"] = p["removed_as"]
+            rows.update(Participant, team_key, **changes)
         if p["exempt"]:
             line = f"{name} activated and checks no Resolve: {_EXEMPT_WORDS[p['exempt']]}."
         elif not p["checked"]:
@@ -828,6 +910,10 @@ class FadMoraleProjection(Projection):
                 f"{name} activated and checked Resolve ({p['resolve']}): {p['losses']} {what}"
                 f"{of}, breaking at {p['break_point']}: {verdict}."
             )
+        if team:
+            line += f" {unit_name(rows, team)}, attached to it, is counted with it (p.29)."
+        if p.get("emboldened") and not p["morale"]:
+            line += " Emboldened (p.34): it takes no Morale Test and acts normally."
         if p["morale"]:
             line += _morale_text(
                 p["morale"], vehicle=p["vehicle"], name=name, removed_as=p["removed_as"]

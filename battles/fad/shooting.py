@@ -29,6 +29,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad import state as fad_state
 from battles.fad.state import wound_result
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
@@ -96,6 +97,15 @@ def marker_after(current: str, placed: Marker, *, vehicle: bool = False) -> Mark
 # --- parameters ---------------------------------------------------------------------------------
 
 
+# What the table says of a firer that ignores its marker, beyond the traits the service knows.
+IgnoresMarker = Literal["relentless", "hardened", "last_stand"]
+_IGNORES_MARKER_TEXT = (
+    "The firer ignores its Under Fire or Pinned marker (p.24): relentless (p.41), hardened "
+    "(Under Fire only, until its first casualty, p.40) or last_stand (p.31). Relentless and "
+    "Hardened are read from the unit's traits and the mission bonuses given in this battle too."
+)
+
+
 class FiringWeapons(Params):
     """What fires: the squad's basic weapon and how many carry it, its support weapons, or one
     heavy weapon (a team, a sniper, a vehicle's gun)."""
@@ -131,6 +141,9 @@ class FiringWeapons(Params):
         ge=-10,
         le=10,
         description="Traits, personalities, officers and psionics the table applies (p.18).",
+    )
+    firer_ignores_marker: IgnoresMarker | None = Field(
+        default=None, description=_IGNORES_MARKER_TEXT
     )
 
 
@@ -254,10 +267,17 @@ def _quality(ctx: BattleContext, unit_id: uuid.UUID, field: str) -> Quality:
         ) from None
 
 
-def check_firer(ctx: BattleContext, unit_id: uuid.UUID, target_id: uuid.UUID) -> Participant:
+def check_firer(
+    ctx: BattleContext,
+    unit_id: uuid.UUID,
+    target_id: uuid.UUID,
+    *,
+    ignores_marker: str | None = None,
+) -> Participant:
     """The firing unit may shoot at the target: both fight, on opposite sides, and the firer is
-    not pinned (p.24: a pinned squad cannot Shoot) nor a broken vehicle (p.13: it falls back at
-    Standard speed and may not Shoot)."""
+    not pinned (p.24: a pinned squad cannot Shoot; unless Relentless, p.41, or making a Last
+    Stand, p.31) nor a broken vehicle (p.13: it falls back at Standard speed and may not
+    Shoot)."""
     firer = ctx.participant(unit_id, field="unit_id")
     target = ctx.participant(target_id, field="target_id")
     if firer.side == target.side:
@@ -265,7 +285,7 @@ def check_firer(ctx: BattleContext, unit_id: uuid.UUID, target_id: uuid.UUID) ->
             "fire.own_side", "A unit cannot shoot at its own side.", field="target_id"
         )
     unit = ctx.unit(unit_id)
-    if firer.marker == Marker.PINNED:
+    if fad_state.marker_in_effect(ctx, firer, unit, declared=ignores_marker) == Marker.PINNED:
         raise RuleViolation(
             "fire.pinned", f"{unit.name} is Pinned: it cannot Shoot (p.24).", field="unit_id"
         )
@@ -332,7 +352,12 @@ def _shooter(ctx: BattleContext, params: Any, firer: Participant, *, saws: int) 
             Weapon(w) for w in params.support_weapons if w != Weapon.SQUAD_AUTOMATIC_WEAPON
         ),
         heavy=Weapon(params.heavy_weapon) if params.heavy_weapon else None,
-        under_fire_or_broken=firer.marker == Marker.UNDER_FIRE or firer.broken,
+        # Under Fire's -3 (p.24), unless the unit ignores its marker (p.31, p.40, p.41).
+        under_fire_or_broken=fad_state.marker_in_effect(
+            ctx, firer, unit, declared=params.firer_ignores_marker
+        )
+        == Marker.UNDER_FIRE
+        or firer.broken,
         other_modifier=params.other_modifier,
     )
 
@@ -622,7 +647,9 @@ class FadShoot(BattleAction):
     Params = ShootParams
 
     def check_action(self, ctx: BattleContext, params: ShootParams) -> None:
-        check_firer(ctx, params.unit_id, params.target_id)
+        check_firer(
+            ctx, params.unit_id, params.target_id, ignores_marker=params.firer_ignores_marker
+        )
         check_weapons(ctx, params)
         if params.crossfire and not ctx.options.fire_crossfire:
             raise RuleViolation(
@@ -727,6 +754,9 @@ class BlastParams(Params):
     non_combatant: bool = Field(default=False, description="Target Non-Combatant: +2.")
     rabble_in_open: bool = Field(default=False, description="Target Rabble in open terrain: +1.")
     target_armour: Armour | None = Field(default=None)
+    firer_ignores_marker: IgnoresMarker | None = Field(
+        default=None, description=_IGNORES_MARKER_TEXT
+    )
     target_order: list[uuid.UUID] = Field(
         min_length=1,
         max_length=60,
@@ -767,7 +797,9 @@ class FadBlast(BattleAction):
     Params = BlastParams
 
     def check_action(self, ctx: BattleContext, params: BlastParams) -> None:
-        check_firer(ctx, params.unit_id, params.target_id)
+        check_firer(
+            ctx, params.unit_id, params.target_id, ignores_marker=params.firer_ignores_marker
+        )
         if not WEAPONS[params.weapon].blast_inches:
             raise CommandError(
                 "fire.not_a_blast_weapon",
@@ -1011,7 +1043,9 @@ class FadShootVehicle(BattleAction):
     Params = ShootVehicleParams
 
     def check_action(self, ctx: BattleContext, params: ShootVehicleParams) -> None:
-        check_firer(ctx, params.unit_id, params.target_id)
+        check_firer(
+            ctx, params.unit_id, params.target_id, ignores_marker=params.firer_ignores_marker
+        )
         check_weapons(ctx, params)
         self._vehicle(ctx, params)
         self._armour(ctx, params)

@@ -22,6 +22,7 @@ from eventlog import store
 from eventlog.errors import StateConflict
 from rosters.models import Trooper, Unit
 from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
+from rules.fad import traits as trait_rules
 from rules.fad import wounded
 from rules.fad.scales import Quality, Resolve, SquadLeaderExperience
 from rules.fad.wounded import MedicalState
@@ -46,6 +47,8 @@ def battle_events(ctx: BattleContext, *types: str) -> Iterator[Any]:
 
 # The event of the Recover Wounded action (battles.fad.wounded), read here by name.
 TREATED = "battles.FadWoundedTreated"
+# The mission bonus traits given to units (battles.fad.traits), read here by name.
+MISSION_BONUS_GIVEN = "battles.FadMissionBonusGiven"
 
 
 def wound_result(ctx: BattleContext, trooper_id: uuid.UUID, result: str) -> str:
@@ -177,3 +180,35 @@ def is_eliminated(ctx: BattleContext, participant: Participant) -> bool:
         vehicles = ctx.vehicles(unit.id)
         return bool(vehicles) and all(v.state == VehicleState.DESTROYED for v in vehicles)
     return not any(t.status == TrooperStatus.FIT for t in figures_on_table(ctx, unit.id))
+
+
+def battle_traits(ctx: BattleContext, unit: Unit) -> frozenset[str]:
+    """The unit's traits in this battle, as keys: those on its roster and the mission bonus
+    traits its player gave it in this battle (FaD p.62-63). A bonus kept for later battles
+    (option ``campaign_mission_bonus_persists``) is on the roster by then."""
+    given = {
+        trait_rules.trait_key(trait)
+        for event in battle_events(ctx, MISSION_BONUS_GIVEN)
+        for part in event.payload["units"]
+        if part["unit_id"] == str(unit.id)
+        for trait in part["traits"]
+    }
+    return frozenset({trait_rules.trait_key(str(t)) for t in unit.specialists} | given)
+
+
+def marker_in_effect(
+    ctx: BattleContext, participant: Participant, unit: Unit, *, declared: str | None = None
+) -> str:
+    """The marker whose effects the unit suffers (FaD p.24): none for a Relentless unit or one
+    making a Last Stand, none for an Under Fire Hardened unit that has lost no figure in this
+    battle (p.31, p.40, p.41). ``declared``: what the table says of the unit beyond its traits
+    (``relentless``, ``hardened`` or ``last_stand``)."""
+    traits = set(battle_traits(ctx, unit))
+    if declared in (trait_rules.RELENTLESS, trait_rules.HARDENED):
+        traits.add(declared)
+    return trait_rules.marker_in_effect(
+        participant.marker,
+        traits=traits,
+        last_stand=declared == "last_stand",
+        casualties=len(losses(ctx, unit.id)),
+    )

@@ -409,6 +409,7 @@ class FadLeaveWounded(BattleAction):
         participant, left, medic, abandoned = self._plan(ctx, params)
         unit = ctx.unit(params.unit_id)
         before = state.resolve(participant, unit)
+        traits = state.battle_traits(ctx, unit)
         unstabilised = sum(1 for t in left if t.status == TrooperStatus.WOUNDED)
         reason = "not_abandoned"
         penalty = False
@@ -419,8 +420,9 @@ class FadLeaveWounded(BattleAction):
                     dice=dice,
                     unstabilised_wounded_left=unstabilised,
                     medic_stays_with_wounded=medic is not None,
-                    hardened=params.hardened,
-                    relentless=params.relentless,
+                    # Also the unit's traits in the battle: its roster's and a mission's bonus.
+                    hardened=params.hardened or "hardened" in traits,
+                    relentless=params.relentless or "relentless" in traits,
                     left_with_medevac=params.left_with_medevac,
                 )
             reason, penalty, rolls = outcome.reason.value, outcome.resolve_penalty, outcome.rolls

@@ -393,9 +393,7 @@ class FaDOptions:
         ),
     )
     # --- turn, resolve and morale ---
-    turn_card_activation: bool = _on(
-        False, "Activation by drawing cards", "FaD p.12", applies_to="fad.activation"
-    )
+    turn_card_activation: bool = _on(False, "Activation by drawing cards", "FaD p.12")
     resolve_original_size: OriginalSize = field(
         default=OriginalSize.BATTLE_START,
         metadata=option(
@@ -609,9 +607,9 @@ class FaDOptions:
     )
     campaign_mission_bonus_persists: bool = _on(
         False,
-        "Mission bonuses carry over to the next battle",
-        "FaD p.63",
-        applies_to="fad.scenario_generation",
+        "Mission bonus traits stay with the units that received them after the battle (book "
+        "silent: by default they last the battle)",
+        "FaD p.62-63",
     )
     scenario_stance_dummy_markers: DummyMarkers = field(
         default=DummyMarkers.PER_PLATOON,

@@ -20,7 +20,8 @@ def test_the_rulesets_say_which_options_wait_for_a_procedure(api_for):
     assert sg2["fae"]["x-applies-to"] == "sg2.fae"
     assert "x-applies-to" not in sg2["environment"]
     fad = rulesets["fad"]["options_schema"]["properties"]
-    assert fad["turn_card_activation"]["x-applies-to"] == "fad.activation"
+    assert fad["move_variable"]["x-applies-to"] == "fad.movement"
+    assert "x-applies-to" not in fad["turn_card_activation"]  # fad_draw_activation reads it
     assert "x-applies-to" not in fad["vehicle_large_types"]  # fad_shoot_vehicle reads it
     assert "x-applies-to" not in fad["fire_hit_allocation"]  # fad_shoot reads it
     assert "unit_generation" not in sg2

@@ -30,7 +30,8 @@ def test_an_option_names_the_procedure_it_waits_for_in_the_schema():
     assert "x-applies-to" not in sg2["replacement_die"]
     assert "x-applies-to" not in sg2["environment"]
     fad = options_schema("fad")["properties"]
-    assert fad["turn_card_activation"]["x-applies-to"] == "fad.activation"
+    assert fad["move_variable"]["x-applies-to"] == "fad.movement"
+    assert "x-applies-to" not in fad["turn_card_activation"]  # fad_draw_activation reads it
     assert "x-applies-to" not in fad["vehicle_large_types"]  # fad_shoot_vehicle reads it
     assert "x-applies-to" not in fad["fire_hit_allocation"]  # fad_shoot reads it
     assert "x-applies-to" not in fad["campaign_cp_banking"]

@@ -199,6 +199,8 @@ def test_a_broken_squad_takes_its_morale_test_in_the_same_action(umpire_api, set
         'enemy within 8", may not start a close assault and shoots at -3. [d6 4, d6 3, d6 1; '
         "table]"
     )
+    # Its next activation is next turn: a unit activates once a turn (p.12).
+    assert umpire_api.post(f"{url}turn/").status_code == 200
     done(umpire_api, url, "fad_check_resolve", {"unit_id": str(squad.id)}, [4, 5, 1])
     assert shown(umpire_api, url, squad)["broken"] is False
     assert "rallied and acts normally this turn" in last_line(umpire_api, url)
@@ -366,6 +368,7 @@ def test_a_vehicle_is_checked_only_under_fire_and_its_crew_may_bail_out(umpire_a
     events = done(umpire_api, url, "fad_shoot_vehicle", shot, [1, 1])
     assert events[0]["payload"]["hits"] == 0
     assert shown(umpire_api, url, crew)["marker"] == "under_fire"
+    assert umpire_api.post(f"{url}turn/").status_code == 200  # it activates next turn (p.12)
     body = {
         "unit_id": str(crew.id),
         "penetrating_hits": 3,

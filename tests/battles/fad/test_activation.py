@@ -1,0 +1,212 @@
+"""The Fast and Dirty turn sequence through HTTP (FaD p.12): alternating activations from the
+initiative winner, one activation per unit per turn, and the optional card activation.
+
+The battle of :mod:`tests.battles.fad.test_morale`: the Federation rifle platoon (Platoon Command
+Squad, Rifle Squads 1-3) against four insurgent units (Militia Squad, Armoured Car Crew,
+Lookouts, Sniper). A unit activates with ``fad_check_resolve``; none of them has casualties, so
+their checks roll no dice.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from eventlog import store
+from tests.battles.fad.test_morale import done, last_line, losses, make_battle, members, unit
+from tests.battles.helpers import assert_rebuild_keeps_rows
+
+pytestmark = pytest.mark.django_db
+
+CHECK = "fad_check_resolve"
+DRAW = "fad_draw_activation"
+
+
+def refused(api, campaign, url, action, body, status, code, dice=()) -> dict:
+    before = store.last_sequence(campaign.id)
+    response = api.post(f"{url}actions/{action}/", body | {"dice": list(dice)})
+    assert (response.status_code, response.json()["code"]) == (status, code), response.json()
+    assert store.last_sequence(campaign.id) == before
+    return response.json()
+
+
+def activate(api, url, unit_row) -> dict:
+    (checked,) = done(api, url, CHECK, {"unit_id": str(unit_row.id)})
+    return checked
+
+
+def ids(forces, side, *names) -> list:
+    return [unit(forces, side, name) for name in names]
+
+
+# --- alternating activations --------------------------------------------------------------------
+
+
+def test_the_players_alternate_from_the_initiative_winner_p12(umpire, umpire_api):
+    """p.12: the Insurgents win the initiative (2 against 5) and activate first; then the
+    Federation, then the Insurgents again. No side activates twice running while the other has
+    a unit still to activate, and no unit twice in a turn; the next turn starts afresh."""
+    campaign, forces, url = make_battle(umpire, umpire_api)
+    squad1, squad2 = ids(forces, "Federation", "Rifle Squad 1", "Rifle Squad 2")
+    militia, lookouts = ids(forces, "Insurgents", "Militia Squad", "Lookouts")
+    done(umpire_api, url, "fad_initiative", {}, [2, 5])
+
+    first = refused(
+        umpire_api, campaign, url, CHECK, {"unit_id": str(squad1.id)}, 409, "activation.other_side"
+    )
+    assert first["field"] == "unit_id"
+    assert "Insurgents won the initiative and activates first (p.12)" in first["message"]
+    activate(umpire_api, url, militia)
+    refused(
+        umpire_api,
+        campaign,
+        url,
+        CHECK,
+        {"unit_id": str(lookouts.id)},
+        409,
+        "activation.other_side",
+    )
+    activate(umpire_api, url, squad1)
+    again = refused(
+        umpire_api,
+        campaign,
+        url,
+        CHECK,
+        {"unit_id": str(squad1.id)},
+        409,
+        "activation.already_activated",
+    )
+    assert again["message"] == "No unit already activated this turn may be activated again (p.12)."
+    refused(
+        umpire_api, campaign, url, CHECK, {"unit_id": str(squad2.id)}, 409, "activation.other_side"
+    )
+    activate(umpire_api, url, lookouts)
+    activate(umpire_api, url, squad2)
+
+    # The prompt of an activation out of turn is refused the same way.
+    prompt = umpire_api.get(f"{url}actions/{CHECK}/", {"unit_id": str(militia.id)})
+    assert (prompt.status_code, prompt.json()["code"]) == (409, "activation.already_activated")
+
+    assert umpire_api.post(f"{url}turn/").status_code == 200
+    activate(umpire_api, url, squad1)
+    assert_rebuild_keeps_rows()
+
+
+def test_a_side_that_runs_out_of_units_lets_the_other_activate_the_rest_p12(umpire, umpire_api):
+    """p.12: "If one player runs out of units, his opponent may activate his remaining units one
+    at a time." The Lookouts and the Sniper are wiped out, so the Insurgents have two units to
+    the Federation's four: after two each, the Federation activates its last two in a row."""
+    campaign, forces, url = make_battle(umpire, umpire_api)
+    lookouts, sniper = ids(forces, "Insurgents", "Lookouts", "Sniper")
+    for gone in (lookouts, sniper):
+        losses(umpire_api, url, gone, killed=list(members(gone).values()))
+    militia, car = ids(forces, "Insurgents", "Militia Squad", "Armoured Car Crew")
+    command, squad1, squad2, squad3 = ids(
+        forces,
+        "Federation",
+        "Platoon Command Squad",
+        "Rifle Squad 1",
+        "Rifle Squad 2",
+        "Rifle Squad 3",
+    )
+    done(umpire_api, url, "fad_initiative", {}, [6, 1])
+    for unit_row in (squad1, militia, squad2, car, squad3, command):
+        activate(umpire_api, url, unit_row)
+    refused(
+        umpire_api,
+        campaign,
+        url,
+        CHECK,
+        {"unit_id": str(militia.id)},
+        409,
+        "activation.already_activated",
+    )
+
+
+# --- card activation ------------------------------------------------------------------------------
+
+
+def battle_order(api, url) -> list[str]:
+    return [p["unit_id"] for p in api.get(url).json()["participants"]]
+
+
+def test_the_card_drawn_with_table_dice_names_the_unit_that_activates_p12(umpire, umpire_api):
+    """p.12 Optional - Card Activation Rule: one card for every unit, eight here, turned over one
+    at a time; a unit activates when its card is drawn. Eight cards are drawn with a d8 read in
+    the battle's order of its units: a 6 is the sixth, the Armoured Car Crew. Then seven are left
+    on a d8: an 8 is past the last whole round and rolled again, and a 1 is the first card, the
+    Platoon Command Squad."""
+    campaign, forces, url = make_battle(umpire, umpire_api, {"turn_card_activation": True})
+    order = battle_order(umpire_api, url)
+    car, militia = ids(forces, "Insurgents", "Armoured Car Crew", "Militia Squad")
+    (command,) = ids(forces, "Federation", "Platoon Command Squad")
+    assert (order[5], order[0]) == (str(car.id), str(command.id))
+
+    refused(umpire_api, campaign, url, CHECK, {"unit_id": str(car.id)}, 409, "activation.not_drawn")
+    prompt = umpire_api.get(f"{url}actions/{DRAW}/").json()
+    assert [(d["die"], d["purpose"]) for d in prompt["dice"]] == [(8, "activation card: 1-8")]
+
+    (drawn,) = done(umpire_api, url, DRAW, {}, [6])
+    assert drawn["type"] == "battles.FadActivationCardDrawn"
+    p = drawn["payload"]
+    assert (p["number"], p["unit_id"], p["side"], p["rerolls"]) == (6, str(car.id), "Insurgents", 0)
+    assert p["deck"] == order
+    assert [(d["die"], d["result"], d["source"]) for d in p["dice"]] == [(8, 6, "table")]
+    assert last_line(umpire_api, url) == (
+        "Activation card drawn for turn 1: card 6 of the 8 left, Armoured Car Crew (Insurgents), "
+        "which activates next. [d8 6; table]"
+    )
+    refused(umpire_api, campaign, url, DRAW, {}, 409, "activation.card_pending", [1])
+    refused(
+        umpire_api, campaign, url, CHECK, {"unit_id": str(militia.id)}, 409, "activation.not_drawn"
+    )
+    activate(umpire_api, url, car)
+    refused(
+        umpire_api,
+        campaign,
+        url,
+        CHECK,
+        {"unit_id": str(car.id)},
+        409,
+        "activation.already_activated",
+    )
+
+    (second,) = done(umpire_api, url, DRAW, {}, [8, 1])
+    p = second["payload"]
+    assert (p["number"], p["unit_id"], p["rerolls"]) == (1, str(command.id), 1)
+    assert p["deck"] == [u for u in order if u != str(car.id)]
+    assert [d["result"] for d in p["dice"]] == [8, 1]
+    assert "after 1 throw past the last whole round rolled again" in last_line(umpire_api, url)
+    activate(umpire_api, url, command)
+    assert_rebuild_keeps_rows()
+
+
+def test_the_server_draws_the_rest_of_the_deck_and_the_turn_ends_p12(umpire, umpire_api):
+    """Without table dice a job draws the card with the server's die, of the deck's size. "When
+    the deck is exhausted the turn ends. Shuffle the deck and begin the next turn" (p.12): after
+    eight draws a ninth is refused until the turn advances."""
+    campaign, _forces, url = make_battle(umpire, umpire_api, {"turn_card_activation": True})
+    dice_by_deck = {8: 8, 7: 8, 6: 6, 5: 10, 4: 4, 3: 6, 2: 4}
+    seen = []
+    for left in range(8, 0, -1):
+        response = umpire_api.post(f"{url}actions/{DRAW}/", {})
+        assert response.status_code == 202, response.json()
+        job = umpire_api.get(response.headers["Location"]).json()
+        assert job["status"] == "succeeded", job
+        p = job["events"][0]["payload"]
+        assert len(p["deck"]) == left
+        assert {d["source"] for d in p["dice"]} <= {"server"}
+        assert {d["die"] for d in p["dice"]} == ({dice_by_deck[left]} if left > 1 else set())
+        assert len(p["dice"]) == p["rerolls"] + (1 if left > 1 else 0)
+        seen.append(p["unit_id"])
+        done(umpire_api, url, CHECK, {"unit_id": p["unit_id"]})
+    assert sorted(seen) == sorted(battle_order(umpire_api, url))
+    refused(umpire_api, campaign, url, DRAW, {}, 409, "activation.deck_exhausted")
+
+    assert umpire_api.post(f"{url}turn/").status_code == 200
+    (drawn,) = done(umpire_api, url, DRAW, {}, [3])
+    assert (drawn["payload"]["turn"], len(drawn["payload"]["deck"])) == (2, 8)
+
+
+def test_cards_are_drawn_only_with_the_option(umpire, umpire_api):
+    campaign, _forces, url = make_battle(umpire, umpire_api)
+    refused(umpire_api, campaign, url, DRAW, {}, 422, "activation.cards_off", [3])
