@@ -30,6 +30,7 @@ from campaigns.visibility import UNKNOWN_FORCE, Judge, Reader, Sight, reader_of
 from eventlog.errors import CommandError, NotFound
 from pages.access import is_umpire, member
 from pages.charts import Point, line_chart
+from pages.report_views import reports_panel
 from rosters.selectors import (
     CurrentRoster,
     RosterView,
@@ -506,5 +507,6 @@ def battle_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
             "casualties": casualties["sides"],
             "live_version": version,
             "live_every": LIVE_EVERY_SECONDS,
+            "reports": reports_panel(battle, membership),
         },
     )

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from pages import branch_views, roster_views, setup_views, table_views, umpire_views, views
+from pages import (
+    branch_views,
+    report_views,
+    roster_views,
+    setup_views,
+    table_views,
+    umpire_views,
+    views,
+)
 
 app_name = "pages"
 
@@ -90,5 +98,11 @@ urlpatterns = [
         name="battle_action",
     ),
     path("battles/<uuid:battle_id>/after-action/", umpire_views.after_action, name="after_action"),
+    path("battles/<uuid:battle_id>/report/", report_views.battle_report, name="battle_report"),
+    path(
+        "battles/<uuid:battle_id>/reconcile/",
+        report_views.battle_reconcile,
+        name="battle_reconcile",
+    ),
     path("jobs/<uuid:job_id>/", umpire_views.job, name="job"),
 ]

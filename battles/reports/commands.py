@@ -385,3 +385,57 @@ def sides_of_member(membership: Membership, battle: Battle) -> list[str]:
         return [s["side"] for s in sides]
     mine = set(membership.force_ids) if membership.role == Membership.Role.PLAYER else set()
     return [s["side"] for s in sides if {str(f) for f in s["force_ids"]} & mine]
+
+
+def battle_report_file(
+    *,
+    battle: Battle,
+    side: str,
+    troopers: list[dict[str, Any]],
+    objectives: list[dict[str, Any]],
+    notes: str,
+    actor: AbstractBaseUser,
+) -> uuid.UUID:
+    """File ``side``'s report of ``battle`` (see :class:`BattleReportFile`); the caller has
+    checked that the actor may (:func:`require_reporter`). Returns the report's id."""
+    outcome = commands.run(
+        BattleReportFile.name,
+        campaign_id=battle.campaign_id,
+        params={
+            "battle_id": battle.id,
+            "side": side,
+            "troopers": troopers,
+            "objectives": objectives,
+            "notes": notes,
+        },
+        actor_id=actor.pk,
+    )
+    report_id: uuid.UUID = outcome.result
+    return report_id
+
+
+def report_point_decide(
+    *,
+    battle: Battle,
+    point: str,
+    decision: str,
+    report_id: uuid.UUID | None = None,
+    value: str | None = None,
+    reason: str = "",
+    actor: AbstractBaseUser,
+) -> None:
+    """Decide a point of the battle's reports (see :class:`ReportPointDecide`; umpires only,
+    checked by the caller)."""
+    commands.run(
+        ReportPointDecide.name,
+        campaign_id=battle.campaign_id,
+        params={
+            "battle_id": battle.id,
+            "point": point,
+            "decision": decision,
+            "report_id": report_id,
+            "value": value,
+            "reason": reason,
+        },
+        actor_id=actor.pk,
+    )
