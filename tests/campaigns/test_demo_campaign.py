@@ -1,5 +1,6 @@
 """The demo shows a newcomer the whole mission: the battles' casualties, medical treatment and a
-casevac flight, replacements, rest and recovery (demo/management/commands/demo.py)."""
+casevac flight, replacements, rest and recovery, and a player's battle report reconciled
+(demo/management/commands/demo.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def test_the_demo_log_holds_every_part_of_the_mission(demo_campaign):
         "rosters.ReplacementsAssigned",
         "rosters.UnitRested",
         "battles.AfterActionResolved",
+        "battles.BattleReportFiled",
+        "battles.ReportPointDecided",
     ):
         assert expected in kinds, expected
     # Everyone flown out is off the table: evacuated for good, in hospital or back on duty.
@@ -42,4 +45,5 @@ def test_the_demo_says_where_to_look(demo_campaign):
     text = out.getvalue()
     assert "Where to look:" in text
     assert "Casevac (call, arrival, loading, departure) and medical treatment: " in text
+    assert "A player's battle report and the umpire's reconciliation: " in text
     assert f"http://muster.test/campaigns/{demo_campaign.id}/branches/" in text

@@ -19,6 +19,8 @@ from battles import actions
 from battles import services as battles
 from battles.after_action import after_action_resolve
 from battles.models import Battle, BattleSide, Participant
+from battles.reports.commands import battle_report_file, report_point_decide
+from battles.reports.reconciliation import on_table, trooper_point
 from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
@@ -38,6 +40,7 @@ DEMO_PASSWORD = "muster-demo"
 DEMO_CAMPAIGN = "Operation Long Night (demo)"
 DEMO_FORCES = ("sg2-scenario-1-blue.yaml", "sg2-scenario-1-red.yaml")
 DEMO_SEED = "5eed" * 16
+BLUE_OBJECTIVE = "Hold the ground the battle is fought over"
 # (name, day, winner): three battles in a line, each leading to the next.
 DEMO_BATTLES = (
     ("Recon in force", 1, "Blue"),
@@ -137,6 +140,7 @@ class Command(BaseCommand):
                     {
                         "side": "Blue",
                         "force_ids": [blue.id],
+                        "objectives": [BLUE_OBJECTIVE],
                         "casevac": {"on_call": True, "start_box": 1, "troop_capacity": 8},
                     },
                     {"side": "Red", "force_ids": [red.id]},
@@ -203,6 +207,8 @@ class Command(BaseCommand):
             objectives_met=objectives,
             actor=umpire,
         )
+        if battle.name == DEMO_BATTLES[0][0]:
+            self.report(battle, winner, umpire)
         after_action_resolve(campaign=campaign, battle=battle, dice=None, actor=umpire)
 
     def casevac(self, campaign, battle, fighting, umpire) -> None:
@@ -233,6 +239,48 @@ class Command(BaseCommand):
                 }):  # fmt: skip
                     room -= len(aboard)
             self.act(campaign, battle, "casevac_depart", umpire, {"side": "Blue"})
+
+    def report(self, battle: Battle, winner: str, umpire) -> None:
+        """Blue's player files his report of the first battle: the objective met, and one of
+        his men, whom the log has wounded, as killed. The umpire accepts the objective and
+        keeps the log for the man (his medic reached him in time)."""
+        player = get_user_model().objects.get(username=DEMO_PLAYER)
+        blue_units = set(
+            Participant.objects.filter(battle_id=battle.id, side="Blue").values_list(
+                "unit_id", flat=True
+            )
+        )
+        brought = [
+            t for u, men in on_table(battle).items() for t in men if u in map(str, blue_units)
+        ]
+        hurt = (
+            Trooper.objects.filter(id__in=brought, status__in=("wounded", "stabilised"))
+            .order_by("unit_id", "order")
+            .first()
+        )
+        report_id = battle_report_file(
+            battle=battle,
+            side="Blue",
+            troopers=[{"trooper_id": str(hurt.id), "status": "killed"}] if hurt else [],
+            objectives=[{"side": "Blue", "objective": BLUE_OBJECTIVE, "met": winner == "Blue"}],
+            notes="We took the station; I saw him go down and not get up.",
+            actor=player,
+        )
+        report_point_decide(
+            battle=battle,
+            point=f"objective:Blue:{BLUE_OBJECTIVE}",
+            decision="accept",
+            report_id=report_id,
+            actor=umpire,
+        )
+        if hurt is not None:
+            report_point_decide(
+                battle=battle,
+                point=trooper_point(hurt.id),
+                decision="reject",
+                reason="His squad's medic reached him in time: the log stands.",
+                actor=umpire,
+            )
 
     def act(self, campaign, battle, name: str, umpire, params: dict[str, Any]) -> bool:
         """Perform a battle action with server dice; skip it if the state no longer allows it
@@ -312,6 +360,14 @@ class Command(BaseCommand):
         if first is not None:
             self.stdout.write(
                 f"    Replacements: {url}/campaigns/{campaign.id}/?platoon={first.id}#replacements"
+            )
+        reported = next(iter(store.read(campaign.id, types=["battles.ReportPointDecided"])), None)
+        if reported is not None:
+            battle = reported.payload["battle_id"]
+            self.stdout.write(
+                f"    A player's battle report and the umpire's reconciliation: "
+                f"{url}/battles/{battle}/reconcile/ "
+                f"(the player's view: {url}/battles/{battle}/report/)"
             )
         self.stdout.write(f"    What if? (branches): {url}/campaigns/{campaign.id}/branches/")
 
