@@ -12,6 +12,13 @@ activate, and the next card is drawn once it has.
 The deck is numbered in the order the battle lists its units (``GET /battles/{id}/``: side by
 side, each side's units in roster order), leaving out units whose card has been drawn this turn
 and units out of the fight, so the table can read a die it rolled as a card.
+
+The activated unit "may perform one these Actions" (p.12): while its activation is open (its
+check this turn, until its ``fad_activation_end`` or the next unit's check) the actions that
+make up a unit's action (shooting, close assaults, artillery calls, Recover Wounded) and its
+Command Response test are refused to any other unit, and to it once its one action is taken
+(:func:`check_unit_action`). All of it is read from the turn's events; in a turn where the
+table records no activation, actions are taken as recorded.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.fad import state
 from battles.models import Participant
 from battles.projections import dice_text, log, unit_name
+from battles.suppression import is_vehicle_unit
 from campaigns.events import DieRoll, dice_json
 from eventlog.catalogue import EventPayload, event_type
 from eventlog.errors import RuleViolation, StateConflict
@@ -36,9 +44,23 @@ from rules.fad import activation as rules
 from rules.rulesets import Ruleset
 
 CARD_DRAWN = "battles.FadActivationCardDrawn"
-# The events of battles.fad.morale that open a unit's activation and roll the initiative.
+# The events of battles.fad.morale that open and end a unit's activation, roll the initiative
+# and record a Command Response test.
 RESOLVE_CHECKED = "battles.FadResolveChecked"
+ACTIVATION_ENDED = "battles.FadActivationEnded"
 INITIATIVE = "battles.FadInitiativeRolled"
+COMMAND_RESPONSE = "battles.FadCommandResponseTested"
+# The events of the parts of a unit's action (p.12), read here by name: their ``unit_id`` is the
+# unit acting (the shooter, the assaulting squad, the caller, the squad treating its wounded).
+ACTION_EVENTS = {
+    "battles.FadShotResolved": rules.UnitAction.SHOOT,
+    "battles.FadBlastResolved": rules.UnitAction.SHOOT,
+    "battles.FadVehicleShotResolved": rules.UnitAction.SHOOT,
+    "battles.FadCloseAssaultFought": rules.UnitAction.CLOSE_ASSAULT,
+    "battles.FadVehicleAssaulted": rules.UnitAction.CLOSE_ASSAULT,
+    "battles.FadArtilleryCalled": rules.UnitAction.ARTILLERY_CALL,
+    "battles.FadWoundedTreated": rules.UnitAction.RECOVER_WOUNDED,
+}
 
 
 @event_type(CARD_DRAWN, stream="battle")
@@ -123,6 +145,104 @@ def check_activation(ctx: BattleContext, participant: Participant) -> None:
             )
     except RuleError as error:
         raise _refused(error) from None
+
+
+# --- a unit's action in its activation (p.12) -----------------------------------------------------
+
+
+def _turn_entry(event: StoredEvent) -> rules.TurnEntry:
+    p = event.payload
+    if event.type == RESOLVE_CHECKED:
+        team = p.get("attached_team_id")
+        return rules.Activated(p["unit_id"], team, removed=bool(p["removed_as"]))
+    if event.type == ACTIVATION_ENDED:
+        return rules.ActivationEnded(p["unit_id"])
+    if event.type == COMMAND_RESPONSE:
+        return rules.ResponseTested(p["unit_id"])
+    blast = p["weapon"] if event.type == "battles.FadBlastResolved" else None
+    return rules.Acted(p["unit_id"], rules.ActionRecord(ACTION_EVENTS[event.type], blast))
+
+
+def open_activation(ctx: BattleContext) -> rules.OpenActivation | None:
+    """The activation under way this turn, read from the turn's events: the last unit to Check
+    Resolve, until it ends its activation (``fad_activation_end``) or the next unit activates.
+    None when the table records no activation this turn: then any unit acts, as it records."""
+    events = state.battle_events(
+        ctx, RESOLVE_CHECKED, ACTIVATION_ENDED, COMMAND_RESPONSE, *ACTION_EVENTS
+    )
+    entries = [_turn_entry(e) for e in events if e.payload["turn"] == ctx.battle.turn]
+    # Only the last unit to activate can hold the activation: only its place in the fight counts.
+    last = next((e.unit_id for e in reversed(entries) if isinstance(e, rules.Activated)), None)
+    participant = ctx.participants.get(uuid.UUID(last)) if last else None
+    fighting = (
+        participant is not None
+        and participant.status == Participant.Status.FIGHTING
+        and not state.is_eliminated(ctx, participant)
+    )
+    return rules.open_activation(entries, in_play={str(last)} if fighting else set())
+
+
+def _name(ctx: BattleContext, unit_id: str) -> str:
+    return ctx.unit(uuid.UUID(unit_id)).name
+
+
+def check_unit_action(
+    ctx: BattleContext,
+    unit_id: uuid.UUID,
+    action: rules.UnitAction,
+    *,
+    blast_weapon: str | None = None,
+) -> None:
+    """Refuse a part of a unit's action (p.12) out of its activation (409, field ``unit_id``):
+    another unit's activation is open (``activation.other_unit_active``), or this unit has
+    taken its action in it (``activation.action_taken``). With no activation open this turn it
+    is accepted: the table records only results."""
+    active = open_activation(ctx)
+    if active is None:
+        return
+    try:
+        rules.check_unit_action(
+            active,
+            str(unit_id),
+            rules.ActionRecord(action, blast_weapon),
+            vehicle=is_vehicle_unit(ctx.unit(unit_id)),
+            active_name=_name(ctx, active.unit_id),
+            unit_name=ctx.unit(unit_id).name,
+        )
+    except RuleError as error:
+        raise _refused(error) from None
+
+
+def check_command_response(ctx: BattleContext, unit_id: uuid.UUID) -> None:
+    """Refuse a Command Response test (p.25) that is not the activated unit's, or its second in
+    the activation (409)."""
+    active = open_activation(ctx)
+    if active is None:
+        return
+    try:
+        rules.check_command_response(
+            active,
+            str(unit_id),
+            active_name=_name(ctx, active.unit_id),
+            unit_name=ctx.unit(unit_id).name,
+        )
+    except RuleError as error:
+        raise _refused(error) from None
+
+
+def check_acting_unit(ctx: BattleContext, unit_id: uuid.UUID) -> rules.OpenActivation | None:
+    """Refuse ``unit_id`` finishing or taking part in an activation while another unit's is
+    open (409 ``activation.other_unit_active``); the activation open, if any."""
+    active = open_activation(ctx)
+    try:
+        rules.check_acting_unit(
+            active,
+            str(unit_id),
+            active_name=_name(ctx, active.unit_id) if active else "",
+        )
+    except RuleError as error:
+        raise _refused(error) from None
+    return active
 
 
 @battle_action

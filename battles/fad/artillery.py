@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
-from battles.fad import state
+from battles.fad import activation, state
 from battles.fad.shooting import (
     FadShootingProjection,
     InfantryDamage,
@@ -51,6 +51,7 @@ from eventlog.store import StoredEvent
 from rosters.vocabulary import TrooperRole, TrooperStatus
 from rules.dice import DiceSource
 from rules.errors import RuleError
+from rules.fad.activation import UnitAction
 from rules.fad.artillery import (
     Timing,
     call_artillery,
@@ -214,6 +215,7 @@ class FadArtilleryCall(BattleAction):
             )
         except RuleError as error:
             raise StateConflict(error.code, error.message, field="battery") from None
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.ARTILLERY_CALL)
 
     def resolve(self, ctx: BattleContext, params: CallParams, dice: DiceSource) -> list[Any]:
         caller = ctx.participant(params.unit_id)

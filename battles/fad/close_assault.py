@@ -24,6 +24,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad import activation
 from battles.fad import state as fad_state
 from battles.fad.state import wound_result
 from battles.models import Participant
@@ -39,6 +40,7 @@ from rosters.projections import trooper_name
 from rosters.vocabulary import TrooperStatus, VehicleState
 from rules.dice import DiceSource, Die, Roll, rolling_for
 from rules.fad import close_assault as rules
+from rules.fad.activation import UnitAction
 from rules.fad.close_assault import AssaultSide, AssaultTrait
 from rules.fad.scales import Quality
 from rules.fad.wounded import DamageEffect
@@ -374,6 +376,8 @@ class FadCloseAssault(BattleAction):
                 field="target_id",
             )
         self._sides(ctx, params)
+        # The defenders' free shot is part of the assault, not an action of theirs (p.22).
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.CLOSE_ASSAULT)
 
     def _sides(
         self, ctx: BattleContext, params: CloseAssaultParams
@@ -629,6 +633,7 @@ class FadAssaultVehicle(BattleAction):
 
     def check_action(self, ctx: BattleContext, params: VehicleAssaultParams) -> None:
         self._parts(ctx, params)
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.CLOSE_ASSAULT)
 
     def _parts(
         self, ctx: BattleContext, params: VehicleAssaultParams

@@ -118,13 +118,15 @@ class FadResolveChecked(EventPayload):
 
 @event_type(ACTIVATION_ENDED, stream="battle")
 class FadActivationEnded(EventPayload):
-    """A unit finished its activation and its Under Fire or Pinned marker came off (p.12,
-    p.24)."""
+    """A unit finished its activation and its Under Fire or Pinned marker, if it had one, came
+    off (p.12, p.24)."""
 
     battle_id: uuid.UUID
     unit_id: uuid.UUID
     turn: int = Field(ge=0)
-    marker_removed: Literal["under_fire", "pinned"]
+    marker_removed: Literal["under_fire", "pinned"] | None = Field(
+        default=None, description="None: the unit had no marker."
+    )
 
 
 class ResolveShiftRecord(EventPayload):
@@ -539,7 +541,9 @@ class FadCheckResolve(BattleAction):
 @battle_action
 class FadActivationEnd(BattleAction):
     """A unit finished its activation: its Under Fire or Pinned marker comes off (FaD p.12,
-    p.24), so a marked unit suffers the effects for one turn. No dice."""
+    p.24), so a marked unit suffers the effects for one turn, and the next unit may act. No
+    dice. Refused while another unit's activation is open, and for a unit with no marker whose
+    activation is not open: there is nothing to end."""
 
     action = "fad_activation_end"
     rulesets = (Ruleset.FAD.value,)
@@ -547,10 +551,12 @@ class FadActivationEnd(BattleAction):
 
     def check_action(self, ctx: BattleContext, params: ActivationEndParams) -> None:
         participant = ctx.participant(params.unit_id)
-        if not participant.marker:
+        active = activation.check_acting_unit(ctx, params.unit_id)
+        if not participant.marker and (active is None or active.unit_id != str(params.unit_id)):
             raise StateConflict(
                 "activation.no_marker",
-                f"{ctx.unit(params.unit_id).name} has no Under Fire or Pinned marker to remove.",
+                f"{ctx.unit(params.unit_id).name} has no Under Fire or Pinned marker to remove "
+                "and no activation open to end.",
                 field="unit_id",
             )
 
@@ -563,7 +569,7 @@ class FadActivationEnd(BattleAction):
                 battle_id=ctx.battle.id,
                 unit_id=params.unit_id,
                 turn=ctx.battle.turn,
-                marker_removed=participant.marker,
+                marker_removed=participant.marker or None,
             )
         ]
 
@@ -710,6 +716,8 @@ class FadCommandResponse(BattleAction):
                 f"{participant.side} has used its HQ re-roll this turn (p.40).",
                 field="hq_reroll",
             )
+        # The test is taken as the unit activates (p.25): the activated unit's, once.
+        activation.check_command_response(ctx, params.unit_id)
 
     def resolve(
         self, ctx: BattleContext, params: CommandResponseParams, dice: DiceSource
@@ -926,12 +934,13 @@ class FadMoraleProjection(Projection):
         key = participant_key(p["battle_id"], p["unit_id"])
         if rows.get(Participant, key) is not None:
             rows.update(Participant, key, marker="")
-        marker = "Pinned" if p["marker_removed"] == "pinned" else "Under Fire"
+        removed = p.get("marker_removed")
+        marker = "Pinned" if removed == "pinned" else "Under Fire"
         log(
             rows,
             event,
-            f"{unit_name(rows, p['unit_id'])} finished its activation: its {marker} marker "
-            "was removed.",
+            f"{unit_name(rows, p['unit_id'])} finished its activation"
+            + (f": its {marker} marker was removed." if removed else "."),
         )
 
     @Projection.handles(HEART_LOST)

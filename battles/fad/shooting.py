@@ -29,6 +29,7 @@ from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
 from battles.after_action.fad_events import DamagedVehicle, FadLossesRecorded, LostFigure
+from battles.fad import activation
 from battles.fad import state as fad_state
 from battles.fad.state import wound_result
 from battles.models import Participant
@@ -44,6 +45,7 @@ from rosters.vocabulary import TrooperRole, TrooperStatus, VehicleState
 from rules.dice import DiceSource, Roll, rolling_for
 from rules.errors import RuleError
 from rules.fad import morale
+from rules.fad.activation import UnitAction
 from rules.fad.options import ReactiveArmourWeapon, UnderFireOnMiss, VehicleType
 from rules.fad.scales import Quality
 from rules.fad.shooting import (
@@ -677,6 +679,7 @@ class FadShoot(BattleAction):
         _band(ctx, params)
         _damage_rating(ctx, params)
         _quality(ctx, params.target_id, "target_id")
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.SHOOT)
 
     def resolve(self, ctx: BattleContext, params: ShootParams, dice: DiceSource) -> list[Any]:
         firer = ctx.participant(params.unit_id)
@@ -816,6 +819,10 @@ class FadBlast(BattleAction):
         target_figures(ctx, params.target_id, params.target_order, params.target_armour)
         _band(ctx, self._as_heavy(params))
         _quality(ctx, params.target_id, "target_id")
+        # One round hits every unit in its radius (p.21): a record for each is one Shoot.
+        activation.check_unit_action(
+            ctx, params.unit_id, UnitAction.SHOOT, blast_weapon=Weapon(params.weapon).value
+        )
 
     @staticmethod
     def _as_heavy(params: BlastParams) -> Any:
@@ -1055,6 +1062,7 @@ class FadShootVehicle(BattleAction):
             self._large(ctx, params)
             for index, unit_id in enumerate(params.within_4_unit_ids):
                 ctx.participant(unit_id, field=f"within_4_unit_ids.{index}")
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.SHOOT)
 
     def _large(self, ctx: BattleContext, params: ShootVehicleParams) -> bool:
         """Whether the vehicle is large (p.21 does not say which are: option

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from battles.actions import BattleAction, BattleContext, Params, battle_action
-from battles.fad import state
+from battles.fad import activation, state
 from battles.models import Participant
 from battles.projections import dice_text, log, participant_key, unit_name
 from battles.suppression import is_vehicle_unit
@@ -34,6 +34,7 @@ from rosters.vocabulary import TrooperRole, TrooperStatus
 from rules.dice import DiceSource, rolling_for
 from rules.errors import RuleError
 from rules.fad import wounded as rules
+from rules.fad.activation import UnitAction
 from rules.fad.scales import Resolve
 from rules.rulesets import Ruleset
 
@@ -167,6 +168,7 @@ class FadRecoverWounded(BattleAction):
 
     def check_action(self, ctx: BattleContext, params: RecoverWoundedParams) -> None:
         self._plan(ctx, params)
+        activation.check_unit_action(ctx, params.unit_id, UnitAction.RECOVER_WOUNDED)
 
     def _plan(
         self, ctx: BattleContext, params: RecoverWoundedParams

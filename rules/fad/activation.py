@@ -17,8 +17,9 @@ recorded (see :func:`card_dice` for how faces map to cards).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from rules.dice import DIE_LADDER, DiceSource, Die, Roll
 from rules.errors import RuleError
@@ -204,5 +205,198 @@ def check_card_activation(
             "activation.not_drawn",
             "With card activation a unit activates when its card is drawn (p.12): draw the "
             "next card (fad_draw_activation), and the unit it names activates.",
+            field="unit_id",
+        )
+
+
+# --- a unit's action in its activation ----------------------------------------------------------
+#
+# p.12 UNIT ACTIVATION: "Each time a unit is activated, determine their current status by
+# Checking Resolve. If the unit is unbroken, it may perform one these Actions: Engage the Enemy
+# - Infantry units can Move, and then either Close Assault or Shoot. Vehicles can Move at
+# Cautious speeds, and then Shoot. Move Out - [...] may not shoot. Command (Advanced Rules) -
+# Infantry units can take any two of the following actions: Demolition, call for Indirect
+# Artillery Fire, Recover Wounded, Scout, or Shoot." Moving is the table's; what the service
+# records of an action is each shot, each close assault, each artillery call and each Recover
+# Wounded.
+
+
+class UnitAction(StrEnum):
+    """A part of a unit's action (p.12) that the service records."""
+
+    SHOOT = "shoot"
+    CLOSE_ASSAULT = "close_assault"
+    ARTILLERY_CALL = "artillery_call"
+    RECOVER_WOUNDED = "recover_wounded"
+
+
+# The Command actions the service records (p.12; Demolition and Scout are the table's). Two
+# different ones: Demolition, Indirect Artillery Fire, Recover Wounded and Scout each leave "the
+# rest of the squad" free for "one of the other Command Actions" (p.26, p.30, p.35, p.36).
+COMMAND_ACTIONS = frozenset(
+    {UnitAction.SHOOT, UnitAction.ARTILLERY_CALL, UnitAction.RECOVER_WOUNDED}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One record of a unit's action; for a shot with a blast weapon (p.21), the weapon."""
+
+    action: UnitAction
+    blast_weapon: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    """A unit activated (it Checked Resolve): with it a heavy weapons team attached to it, which
+    activates as one with the squad (p.29). ``removed``: it routed or surrendered at once."""
+
+    unit_id: str
+    attached_team_id: str | None = None
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationEnded:
+    unit_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    unit_id: str
+    record: ActionRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseTested:
+    """A unit took its Command Response test (p.25)."""
+
+    unit_id: str
+
+
+TurnEntry = Activated | ActivationEnded | Acted | ResponseTested
+
+
+@dataclass(frozen=True, slots=True)
+class OpenActivation:
+    """The activation under way: the unit, the units acting in it (the unit and its attached
+    team), what each has done in it, and those that took their Command Response test."""
+
+    unit_id: str
+    units: tuple[str, ...]
+    actions: dict[str, tuple[ActionRecord, ...]]
+    tested: frozenset[str]
+
+
+def open_activation(
+    entries: Sequence[TurnEntry], *, in_play: Collection[str]
+) -> OpenActivation | None:
+    """The activation under way in a turn whose entries, oldest first, are ``entries``; None
+    when there is none: no unit has activated this turn, the last one to activate has ended
+    its activation, or has left the fight (routed or surrendered at its check, or lost since).
+    A unit's activation lasts until it ends or the next unit activates."""
+    start = next(
+        (i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i], Activated)), None
+    )
+    if start is None:
+        return None
+    opened = entries[start]
+    assert isinstance(opened, Activated)
+    after = entries[start + 1 :]
+    if (
+        opened.removed
+        or opened.unit_id not in in_play
+        or any(isinstance(e, ActivationEnded) and e.unit_id == opened.unit_id for e in after)
+    ):
+        return None
+    units = (opened.unit_id,) + ((opened.attached_team_id,) if opened.attached_team_id else ())
+    return OpenActivation(
+        unit_id=opened.unit_id,
+        units=units,
+        actions={
+            unit: tuple(e.record for e in after if isinstance(e, Acted) and e.unit_id == unit)
+            for unit in units
+        },
+        tested=frozenset(
+            e.unit_id for e in after if isinstance(e, ResponseTested) and e.unit_id in units
+        ),
+    )
+
+
+def _one_shoot(shots: Sequence[ActionRecord], *, vehicle: bool) -> bool:
+    """Whether the shots are one Shoot (p.17): a vehicle fires each weapon on its own, at a
+    target of its choosing; a squad, a team, an officer or a sniper fires once, at a single
+    target, unless a blast weapon's round hits more than one unit (p.21: "Any unit within this
+    radius will be hit by the blast"), a shot recorded for each."""
+    if vehicle or len(shots) == 1:
+        return True
+    weapons = {shot.blast_weapon for shot in shots}
+    return len(weapons) == 1 and None not in weapons
+
+
+def is_one_action(records: Sequence[ActionRecord], *, vehicle: bool) -> bool:
+    """Whether ``records`` fit in one action of p.12: Engage the Enemy's Shoot or Close Assault,
+    or Command's two different actions of Shoot, Indirect Artillery Fire and Recover Wounded
+    (infantry; a vehicle with Command Vehicle, Forward Observer or Medevac calls artillery or
+    recovers wounded as its action alone, p.42-43)."""
+    shots = [record for record in records if record.action is UnitAction.SHOOT]
+    others = [record.action for record in records if record.action is not UnitAction.SHOOT]
+    if len(set(others)) < len(others) or (shots and not _one_shoot(shots, vehicle=vehicle)):
+        return False
+    kinds = set(others) | ({UnitAction.SHOOT} if shots else set())
+    return len(kinds) <= 1 or (not vehicle and len(kinds) == 2 and kinds <= COMMAND_ACTIONS)
+
+
+def check_acting_unit(active: OpenActivation | None, unit_id: str, *, active_name: str) -> None:
+    """Refuse ``unit_id`` acting while another unit's activation is open (p.12: "players will go
+    back and forth activating their units one at a time"): ``activation.other_unit_active``."""
+    if active is not None and unit_id not in active.units:
+        raise RuleError(
+            "activation.other_unit_active",
+            f"{active_name} is the unit activated (p.12): only it acts until its activation "
+            "ends (fad_activation_end) or the next unit activates (fad_check_resolve).",
+            field="unit_id",
+        )
+
+
+def check_unit_action(
+    active: OpenActivation | None,
+    unit_id: str,
+    record: ActionRecord,
+    *,
+    vehicle: bool,
+    active_name: str,
+    unit_name: str,
+) -> None:
+    """Refuse a part of a unit's action (p.12) the open activation does not allow: it is
+    another unit's (``activation.other_unit_active``), or the unit has taken its one action
+    (``activation.action_taken``). With no activation open (the table records only results)
+    anything goes."""
+    if active is None:
+        return
+    check_acting_unit(active, unit_id, active_name=active_name)
+    if not is_one_action([*active.actions[unit_id], record], vehicle=vehicle):
+        raise RuleError(
+            "activation.action_taken",
+            f"{unit_name} has taken its action this activation (p.12): Engage the Enemy is one "
+            "Shoot or one Close Assault, Command two different of Shoot, Indirect Artillery "
+            "Fire and Recover Wounded (infantry).",
+            field="unit_id",
+        )
+
+
+def check_command_response(
+    active: OpenActivation | None, unit_id: str, *, active_name: str, unit_name: str
+) -> None:
+    """Refuse a Command Response test (p.25: taken when "the unit activates") that is not the
+    activated unit's (``activation.other_unit_active``), or its second in the activation
+    (``activation.already_tested``)."""
+    if active is None:
+        return
+    check_acting_unit(active, unit_id, active_name=active_name)
+    if unit_id in active.tested:
+        raise RuleError(
+            "activation.already_tested",
+            f"{unit_name} has taken its Command Response test this activation (p.25).",
             field="unit_id",
         )

@@ -1,5 +1,6 @@
 """The Fast and Dirty turn sequence through HTTP (FaD p.12): alternating activations from the
-initiative winner, one activation per unit per turn, and the optional card activation.
+initiative winner, one activation per unit per turn, the optional card activation, and the one
+action a unit takes in its activation.
 
 The battle of :mod:`tests.battles.fad.test_morale`: the Federation rifle platoon (Platoon Command
 Squad, Rifle Squads 1-3) against four insurgent units (Militia Squad, Armoured Car Crew,
@@ -12,7 +13,16 @@ from __future__ import annotations
 import pytest
 
 from eventlog import store
-from tests.battles.fad.test_morale import done, last_line, losses, make_battle, members, unit
+from tests.battles.fad.test_morale import (
+    ORDER,
+    SHOT_DICE,
+    done,
+    last_line,
+    losses,
+    make_battle,
+    members,
+    unit,
+)
 from tests.battles.helpers import assert_rebuild_keeps_rows
 
 pytestmark = pytest.mark.django_db
@@ -120,6 +130,162 @@ def test_a_side_that_runs_out_of_units_lets_the_other_activate_the_rest_p12(umpi
         409,
         "activation.already_activated",
     )
+
+
+# --- one action in an activation (p.12 UNIT ACTIVATION) ----------------------------------------
+
+SHOOT = "fad_shoot"
+END = "fad_activation_end"
+
+
+def squad1_shoots_militia(forces) -> dict:
+    """Rifle Squad 1 fires on the militia 10" away (the shot of test_morale: 3 hits, Voss
+    wounded, Odell killed, the militia Under Fire)."""
+    militia = unit(forces, "Insurgents", "Militia Squad")
+    figures = members(militia)
+    return {
+        "unit_id": str(unit(forces, "Federation", "Rifle Squad 1").id),
+        "target_id": str(militia.id),
+        "distance": 10,
+        "basic_weapon": "assault_rifles",
+        "riflemen": 7,
+        "support_weapons": ["squad_automatic_weapon"],
+        "target_order": [str(figures[name].id) for name in ORDER],
+    }
+
+
+def fires_low_tech_rifles(firer, target, riflemen: int) -> dict:
+    """A volley of low-tech rifles at a target in hard cover 6" away: with a 1 and a 1 it makes
+    no hit, so it needs no other die (p.18: 5 points a hit behind hard cover)."""
+    return {
+        "unit_id": str(firer.id),
+        "target_id": str(target.id),
+        "distance": 6,
+        "basic_weapon": "low_tech_rifles",
+        "riflemen": riflemen,
+        "concealment": "hard_cover",
+        "target_order": [str(t.id) for t in members(target).values()],
+    }
+
+
+def test_only_the_activated_unit_acts_and_only_once_p12(umpire, umpire_api):
+    """p.12: "players will go back and forth activating their units one at a time", and an
+    activated unit "may perform one these Actions": Engage the Enemy, Infantry "Move, and then
+    either Close Assault or Shoot". Rifle Squad 1 activates and shoots; while its activation is
+    open no other unit acts, not the militia it shot, not Rifle Squad 2 which has not activated,
+    and Squad 1 does not shoot again. Once it ends its activation the Lookouts activate and
+    shoot."""
+    campaign, forces, url = make_battle(umpire, umpire_api)
+    squad1, squad2 = ids(forces, "Federation", "Rifle Squad 1", "Rifle Squad 2")
+    militia, lookouts = ids(forces, "Insurgents", "Militia Squad", "Lookouts")
+    done(umpire_api, url, "fad_initiative", {}, [5, 2])
+    activate(umpire_api, url, squad1)
+    shot = squad1_shoots_militia(forces)
+    done(umpire_api, url, SHOOT, shot, SHOT_DICE)
+
+    back = refused(
+        umpire_api,
+        campaign,
+        url,
+        SHOOT,
+        fires_low_tech_rifles(militia, squad1, 3),
+        409,
+        "activation.other_unit_active",
+    )
+    assert back["field"] == "unit_id"
+    assert back["message"].startswith("Rifle Squad 1 is the unit activated (p.12): only it acts")
+    refused(
+        umpire_api,
+        campaign,
+        url,
+        SHOOT,
+        fires_low_tech_rifles(squad2, lookouts, 6) | {"basic_weapon": "assault_rifles"},
+        409,
+        "activation.other_unit_active",
+    )
+    # Nor does another unit take its Command Response test or end its activation (p.25, p.24).
+    for action in ("fad_command_response", END):
+        refused(
+            umpire_api,
+            campaign,
+            url,
+            action,
+            {"unit_id": str(militia.id)},
+            409,
+            "activation.other_unit_active",
+        )
+    at_lookouts = fires_low_tech_rifles(squad1, lookouts, 7) | {"basic_weapon": "assault_rifles"}
+    again = refused(umpire_api, campaign, url, SHOOT, at_lookouts, 409, "activation.action_taken")
+    assert again["field"] == "unit_id"
+    assert again["message"].startswith("Rifle Squad 1 has taken its action this activation (p.12)")
+    assault = {"unit_id": str(squad1.id), "target_id": str(militia.id)}
+    refused(umpire_api, campaign, url, "fad_close_assault", assault, 409, "activation.action_taken")
+
+    (ended,) = done(umpire_api, url, END, {"unit_id": str(squad1.id)})
+    assert ended["payload"]["marker_removed"] is None
+    assert last_line(umpire_api, url) == "Rifle Squad 1 finished its activation."
+    activate(umpire_api, url, lookouts)
+    (fired,) = done(umpire_api, url, SHOOT, fires_low_tech_rifles(lookouts, squad1, 2), [1, 1])
+    assert (fired["payload"]["unit_id"], fired["payload"]["hits"]) == (str(lookouts.id), 0)
+    assert_rebuild_keeps_rows()
+
+
+def test_the_next_unit_to_activate_ends_the_last_ones_activation_p12(umpire, umpire_api):
+    """ "The first player activates a unit, then the second player activates one" (p.12): the
+    Lookouts activating closes Rifle Squad 1's activation without fad_activation_end; then the
+    Lookouts act, and Squad 1 no longer does."""
+    campaign, forces, url = make_battle(umpire, umpire_api)
+    (squad1,) = ids(forces, "Federation", "Rifle Squad 1")
+    (lookouts,) = ids(forces, "Insurgents", "Lookouts")
+    activate(umpire_api, url, squad1)
+    done(umpire_api, url, SHOOT, squad1_shoots_militia(forces), SHOT_DICE)
+    activate(umpire_api, url, lookouts)
+    done(umpire_api, url, SHOOT, fires_low_tech_rifles(lookouts, squad1, 2), [1, 1])
+    volley = fires_low_tech_rifles(squad1, lookouts, 7) | {"basic_weapon": "assault_rifles"}
+    refused(umpire_api, campaign, url, SHOOT, volley, 409, "activation.other_unit_active")
+
+
+def test_a_command_action_is_two_different_actions_p12(umpire, umpire_api):
+    """p.12 Command (Advanced Rules): "Infantry units can take any two of the following actions:
+    Demolition, call for Indirect Artillery Fire, Recover Wounded, Scout, or Shoot." Rifle Squad
+    2, one figure lying wounded, activates, treats him (a 5: stabilised, p.35) and shoots; a
+    third action, an artillery call, is refused, and so is a close assault."""
+    campaign, forces, url = make_battle(umpire, umpire_api)
+    (squad2,) = ids(forces, "Federation", "Rifle Squad 2")
+    (militia,) = ids(forces, "Insurgents", "Militia Squad")
+    losses(umpire_api, url, squad2, wounded=[members(squad2)["Pte Tariq Tanner"]])
+    activate(umpire_api, url, squad2)
+    (treated,) = done(umpire_api, url, "fad_recover_wounded", {"unit_id": str(squad2.id)}, [5])
+    assert [figure["result"] for figure in treated["payload"]["treated"]] == ["stabilised"]
+    volley = fires_low_tech_rifles(squad2, militia, 6) | {"basic_weapon": "assault_rifles"}
+    done(umpire_api, url, SHOOT, volley, [1, 1])
+    call = {
+        "unit_id": str(squad2.id),
+        "battery": "Valley guns",
+        "weapon": "mortar_light",
+        "battery_quality": "regular",
+    }
+    refused(umpire_api, campaign, url, "fad_artillery_call", call, 409, "activation.action_taken")
+    assault = {"unit_id": str(squad2.id), "target_id": str(militia.id)}
+    refused(umpire_api, campaign, url, "fad_close_assault", assault, 409, "activation.action_taken")
+
+
+def test_with_no_activation_recorded_any_unit_acts_as_the_table_records_p12(umpire, umpire_api):
+    """An umpire who records only results checks no unit's Resolve: the shots are taken as he
+    records them, Rifle Squad 1 twice and the Lookouts in between; so too in a turn after one
+    whose activations were recorded."""
+    _campaign, forces, url = make_battle(umpire, umpire_api)
+    (squad1,) = ids(forces, "Federation", "Rifle Squad 1")
+    (lookouts,) = ids(forces, "Insurgents", "Lookouts")
+    done(umpire_api, url, SHOOT, squad1_shoots_militia(forces), SHOT_DICE)
+    done(umpire_api, url, SHOOT, fires_low_tech_rifles(lookouts, squad1, 2), [1, 1])
+    volley = fires_low_tech_rifles(squad1, lookouts, 7) | {"basic_weapon": "assault_rifles"}
+    done(umpire_api, url, SHOOT, volley, [1, 1])
+
+    activate(umpire_api, url, squad1)
+    assert umpire_api.post(f"{url}turn/").status_code == 200
+    done(umpire_api, url, SHOOT, fires_low_tech_rifles(lookouts, squad1, 2), [1, 1])
+    done(umpire_api, url, SHOOT, volley, [1, 1])
 
 
 # --- card activation ------------------------------------------------------------------------------

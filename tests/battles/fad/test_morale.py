@@ -356,6 +356,10 @@ def test_a_vehicle_is_checked_only_under_fire_and_its_crew_may_bail_out(umpire_a
         "Armoured Car Crew activated without an Under Fire marker: its crew's Resolve is not "
         "checked."
     )
+    # It ends its activation (p.12) with no marker to remove; then another unit may shoot.
+    (ended,) = done(umpire_api, url, "fad_activation_end", {"unit_id": str(crew.id)})
+    assert ended["payload"]["marker_removed"] is None
+    assert last_line(umpire_api, url) == "Armoured Car Crew finished its activation."
     shot = {
         "unit_id": str(unit(forces, "Federation", "Rifle Squad 2").id),
         "target_id": str(crew.id),

@@ -18,13 +18,25 @@ from rules.dice import Die, Roll, TableDice
 from rules.errors import RuleError
 from rules.fad.activation import (
     MAX_DECK,
+    Acted,
+    ActionRecord,
+    Activated,
     ActivatingUnit,
+    ActivationEnded,
+    ResponseTested,
+    TurnEntry,
+    UnitAction,
     card_dice,
     card_to_activate,
     cards_left,
+    check_acting_unit,
     check_alternating_activation,
     check_card_activation,
+    check_command_response,
+    check_unit_action,
     draw_card,
+    is_one_action,
+    open_activation,
     sides_to_activate,
 )
 
@@ -259,3 +271,137 @@ def test_with_cards_only_the_drawn_unit_activates():
     with pytest.raises(RuleError) as again:
         check_card_activation(unit_id="a", drawn=["a"], activated=["a"], in_play=["a", "b"])
     assert again.value.code == "activation.already_activated"
+
+
+# --- a unit's action in its activation (p.12 UNIT ACTIVATION) ---------------------------------
+
+SHOOT = ActionRecord(UnitAction.SHOOT)
+ASSAULT = ActionRecord(UnitAction.CLOSE_ASSAULT)
+CALL = ActionRecord(UnitAction.ARTILLERY_CALL)
+AID = ActionRecord(UnitAction.RECOVER_WOUNDED)
+MORTAR = ActionRecord(UnitAction.SHOOT, blast_weapon="mortar_light")
+CANNON = ActionRecord(UnitAction.SHOOT, blast_weapon="cannon_light")
+IN_PLAY = {"a", "b", "team"}
+
+
+def test_no_activation_is_open_until_a_unit_activates():
+    assert open_activation([], in_play=IN_PLAY) is None
+    assert open_activation([Acted("a", SHOOT)], in_play=IN_PLAY) is None
+
+
+def test_the_last_unit_to_activate_is_active_with_what_it_has_done():
+    """A unit's activation lasts until it ends or the next unit activates (p.12: "players will
+    go back and forth activating their units one at a time")."""
+    entries: list[TurnEntry] = [
+        Activated("a"),
+        Acted("a", SHOOT),
+        Activated("b"),
+        Acted("b", AID),
+        ResponseTested("b"),
+        Acted("a", ASSAULT),
+    ]
+    active = open_activation(entries, in_play=IN_PLAY)
+    assert active is not None
+    assert (active.unit_id, active.units, active.tested) == ("b", ("b",), frozenset({"b"}))
+    assert active.actions == {"b": (AID,)}
+
+
+def test_an_attached_team_activates_with_its_squad():
+    """A heavy weapons team attached to a squad "activate and move as one" (p.29): each acts in
+    the squad's activation, each its own action."""
+    entries: list[TurnEntry] = [
+        Activated("a", attached_team_id="team"),
+        Acted("team", MORTAR),
+        Acted("a", SHOOT),
+    ]
+    active = open_activation(entries, in_play=IN_PLAY)
+    assert active is not None
+    assert active.units == ("a", "team")
+    assert active.actions == {"a": (SHOOT,), "team": (MORTAR,)}
+
+
+def test_an_activation_closes_when_it_ends_or_its_unit_leaves_the_fight():
+    assert open_activation([Activated("a"), ActivationEnded("a")], in_play=IN_PLAY) is None
+    # Another unit's marker coming off does not end it.
+    assert open_activation([Activated("a"), ActivationEnded("b")], in_play=IN_PLAY) is not None
+    assert open_activation([Activated("a", removed=True)], in_play=IN_PLAY) is None
+    assert open_activation([Activated("gone")], in_play=IN_PLAY) is None
+
+
+def test_engage_the_enemy_is_one_shoot_or_one_close_assault():
+    """p.12: "Infantry units can Move, and then either Close Assault or Shoot"; a squad shoots
+    "as a unit at a single target" (p.17)."""
+    assert is_one_action([], vehicle=False)
+    assert is_one_action([SHOOT], vehicle=False)
+    assert is_one_action([ASSAULT], vehicle=False)
+    assert not is_one_action([SHOOT, SHOOT], vehicle=False)
+    assert not is_one_action([ASSAULT, ASSAULT], vehicle=False)
+    assert not is_one_action([SHOOT, ASSAULT], vehicle=False)
+    assert not is_one_action([ASSAULT, AID], vehicle=False)
+
+
+def test_a_blast_on_every_unit_in_its_radius_is_one_shoot():
+    """p.21: "Any unit within this radius will be hit by the blast": one record a unit."""
+    assert is_one_action([MORTAR, MORTAR, MORTAR], vehicle=False)
+    assert not is_one_action([MORTAR, CANNON], vehicle=False)
+    assert not is_one_action([MORTAR, SHOOT], vehicle=False)
+
+
+def test_a_vehicle_fires_each_weapon_but_takes_no_command_action():
+    """p.17: vehicles "fire individually, but may designate a different target for each weapon
+    they carry"; p.12: "Vehicles can only Engage the Enemy"; with Command Vehicle or Forward
+    Observer a vehicle calls artillery (p.42-43) as its action."""
+    assert is_one_action([SHOOT, CANNON, SHOOT], vehicle=True)
+    assert is_one_action([CALL], vehicle=True)
+    assert not is_one_action([CALL, SHOOT], vehicle=True)
+
+
+def test_command_is_two_different_command_actions():
+    """p.12 Command: "any two of the following actions: Demolition, call for Indirect Artillery
+    Fire, Recover Wounded, Scout, or Shoot"; each leaves the rest of the squad "one of the
+    other Command Actions" (p.30, p.35)."""
+    assert is_one_action([AID, SHOOT], vehicle=False)
+    assert is_one_action([CALL, AID], vehicle=False)
+    assert is_one_action([SHOOT, CALL], vehicle=False)
+    assert not is_one_action([CALL, CALL], vehicle=False)
+    assert not is_one_action([AID, SHOOT, CALL], vehicle=False)
+    assert not is_one_action([AID, SHOOT, SHOOT], vehicle=False)
+
+
+def test_only_the_activated_unit_acts():
+    active = open_activation([Activated("a", attached_team_id="team")], in_play=IN_PLAY)
+    check_acting_unit(None, "b", active_name="")
+    check_acting_unit(active, "team", active_name="Squad A")
+    with pytest.raises(RuleError) as refused:
+        check_acting_unit(active, "b", active_name="Squad A")
+    assert (refused.value.code, refused.value.field) == ("activation.other_unit_active", "unit_id")
+    assert refused.value.message.startswith("Squad A is the unit activated (p.12)")
+
+
+def test_a_unit_takes_one_action_in_its_activation():
+    names = {"active_name": "Squad A", "unit_name": "Squad A"}
+    check_unit_action(None, "b", SHOOT, vehicle=False, **names)
+    active = open_activation([Activated("a"), Acted("a", SHOOT)], in_play=IN_PLAY)
+    check_unit_action(active, "a", CALL, vehicle=False, **names)
+    with pytest.raises(RuleError) as other:
+        check_unit_action(active, "b", SHOOT, vehicle=False, **names)
+    assert other.value.code == "activation.other_unit_active"
+    with pytest.raises(RuleError) as taken:
+        check_unit_action(active, "a", SHOOT, vehicle=False, **names)
+    assert (taken.value.code, taken.value.field) == ("activation.action_taken", "unit_id")
+    assert taken.value.message.startswith("Squad A has taken its action this activation (p.12)")
+
+
+def test_the_command_response_test_is_the_activated_units_once():
+    """p.25: the test is taken when "the unit activates"."""
+    names = {"active_name": "Squad A", "unit_name": "Squad A"}
+    check_command_response(None, "b", **names)
+    active = open_activation([Activated("a")], in_play=IN_PLAY)
+    check_command_response(active, "a", **names)
+    with pytest.raises(RuleError) as other:
+        check_command_response(active, "b", **names)
+    assert other.value.code == "activation.other_unit_active"
+    tested = open_activation([Activated("a"), ResponseTested("a")], in_play=IN_PLAY)
+    with pytest.raises(RuleError) as again:
+        check_command_response(tested, "a", **names)
+    assert again.value.code == "activation.already_tested"
