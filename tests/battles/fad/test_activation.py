@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventlog import store
+from tests.battles.fad.table import refused
 from tests.battles.fad.test_morale import (
     ORDER,
     SHOT_DICE,
@@ -29,14 +29,6 @@ pytestmark = pytest.mark.django_db
 
 CHECK = "fad_check_resolve"
 DRAW = "fad_draw_activation"
-
-
-def refused(api, campaign, url, action, body, status, code, dice=()) -> dict:
-    before = store.last_sequence(campaign.id)
-    response = api.post(f"{url}actions/{action}/", body | {"dice": list(dice)})
-    assert (response.status_code, response.json()["code"]) == (status, code), response.json()
-    assert store.last_sequence(campaign.id) == before
-    return response.json()
 
 
 def activate(api, url, unit_row) -> dict:

@@ -12,16 +12,12 @@ from __future__ import annotations
 import pytest
 
 from battles.fad.state import medical_state
-from eventlog import store
-from rosters.models import Force, Trooper, Unit, UnitHistoryEntry, Vehicle
+from rosters.models import Trooper, Unit, UnitHistoryEntry, Vehicle
 from rules.fad.wounded import MedicalState
-from tests.battles.conftest import EXAMPLES
+from tests.battles.fad.table import done, fad_battle, members, refused, unit
 from tests.battles.helpers import assert_rebuild_keeps_rows
-from tests.factories import campaign_for
 
 pytestmark = pytest.mark.django_db
-
-PLATOON = "fad-rifle-platoon.yaml"
 
 INSURGENTS = """\
 name: Valley insurgents
@@ -64,66 +60,12 @@ units:
 
 
 def make_battle(umpire, umpire_api, options=None):
-    campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad", options=options)
-    for source, text in ((PLATOON, (EXAMPLES / PLATOON).read_text()), ("insurgents", INSURGENTS)):
-        response = umpire_api.post(
-            f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": text, "source": source}
-        )
-        assert response.status_code == 201, response.json()
-    forces = {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
-    response = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/battles/",
-        {
-            "name": "Valley road",
-            "day": 2,
-            "attacker": "Federation",
-            "sides": [
-                {"side": "Federation", "force_ids": [str(forces["Federation"].id)]},
-                {"side": "Insurgents", "force_ids": [str(forces["Insurgents"].id)]},
-            ],
-        },
-    )
-    assert response.status_code == 201, response.json()
-    fighting = [
-        str(u.id)
-        for side in ("Federation", "Insurgents")
-        for u in Unit.objects.filter(force_id=forces[side].id).exclude(kind="platoon")
-    ]
-    url = f"/api/v1/battles/{response.json()['id']}/"
-    assert umpire_api.post(f"{url}commit/", {"unit_ids": fighting}).status_code == 200
-    assert umpire_api.post(f"{url}start/").status_code == 200
-    return campaign, forces, url
+    return fad_battle(umpire, umpire_api, INSURGENTS, options)
 
 
 @pytest.fixture
 def setup(umpire, umpire_api):
     return make_battle(umpire, umpire_api)
-
-
-def unit(forces, side: str, name: str) -> Unit:
-    return Unit.objects.get(force_id=forces[side].id, name=name)
-
-
-def members(unit_row: Unit) -> dict[str, Trooper]:
-    return {t.name: t for t in Trooper.objects.filter(unit_id=unit_row.id).order_by("order")}
-
-
-def act(api, url, action, body, dice=()):
-    return api.post(f"{url}actions/{action}/", body | {"dice": list(dice)})
-
-
-def done(api, url, action, body, dice=()) -> list[dict]:
-    response = act(api, url, action, body, dice)
-    assert response.status_code == 201, response.json()
-    return response.json()["events"]
-
-
-def refused(api, campaign, url, action, body, status, code, dice=()) -> None:
-    before = store.last_sequence(campaign.id)
-    response = act(api, url, action, body, dice)
-    assert response.status_code == status, response.json()
-    assert response.json()["code"] == code, response.json()
-    assert store.last_sequence(campaign.id) == before
 
 
 def losses(api, url, unit_row, *, killed=(), wounded=()) -> None:

@@ -15,6 +15,7 @@ from battles.models import Participant
 from eventlog import store
 from rosters.models import Force, Trooper, Unit, Vehicle
 from tests.battles.conftest import EXAMPLES
+from tests.battles.fad.table import MILITIA_SQUAD, insurgents
 from tests.battles.helpers import assert_rebuild_keeps_rows
 from tests.factories import campaign_for
 
@@ -22,21 +23,9 @@ pytestmark = pytest.mark.django_db
 
 PLATOON = "fad-rifle-platoon.yaml"
 
-MILITIA = """\
-name: Valley insurgents
-side: Insurgents
-ruleset: fad
-units:
-  - name: Militia Squad
-    kind: squad
-    quality: conscript
-    resolve: steady
-    troopers:
-      - {name: Boss Hale, role: leader, weapon: low-tech rifle, armour: none}
-      - {name: Gun Odell, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Pike, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Voss, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Ward, weapon: low-tech rifle, armour: none}
+MILITIA = insurgents(
+    MILITIA_SQUAD,
+    """\
   - name: Technical Crew
     kind: vehicle_crew
     quality: conscript
@@ -45,7 +34,8 @@ units:
       - {name: Driver Nash, role: leader, weapon: low-tech rifle, armour: none}
     vehicles:
       - {name: Technical, class: light transport, size: 2, capacity: 4, armour: 0}
-"""
+""",
+)
 
 
 def make_campaign(umpire, umpire_api, options=None):

@@ -12,31 +12,27 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Participant
-from eventlog import store
-from rosters.models import Force, Trooper, Unit
-from tests.battles.conftest import EXAMPLES
+from rosters.models import Unit
+from tests.battles.fad.table import (
+    MILITIA_SQUAD,
+    act,
+    fight,
+    insurgents,
+    load_forces,
+    members,
+    planned_battle,
+    refused,
+    side,
+    unit,
+)
 from tests.battles.helpers import assert_rebuild_keeps_rows
 from tests.factories import campaign_for
 
 pytestmark = pytest.mark.django_db
 
-PLATOON = "fad-rifle-platoon.yaml"
-
-INSURGENTS = """\
-name: Valley insurgents
-side: Insurgents
-ruleset: fad
-units:
-  - name: Militia Squad
-    kind: squad
-    quality: conscript
-    resolve: steady
-    troopers:
-      - {name: Boss Hale, role: leader, weapon: low-tech rifle, armour: none}
-      - {name: Gun Odell, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Pike, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Voss, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Ward, weapon: low-tech rifle, armour: none}
+INSURGENTS = insurgents(
+    MILITIA_SQUAD,
+    """\
   - name: Fighters
     kind: squad
     quality: conscript
@@ -54,38 +50,14 @@ units:
       - {name: Mortar Dunn, role: leader, weapon: light mortar, armour: none}
       - {name: Mortar Esk, weapon: low-tech rifle, armour: none}
       - {name: Mortar Frey, weapon: low-tech rifle, armour: none}
-"""
+""",
+)
 
 # Scenario generation (p.59-61), no unit on recon duty. Recon Points: the Federation 1 platoon
 # + 2 offensive + 0 aggressive = 3, the Insurgents 1 - 1 passive + 0 defensive = 0; edge 2 + 3
 # against 3 + 0: the Federation chooses. Federation's Mission Table: Assault 5 + 2 + 1 = 8;
 # the Insurgents': Hold 6 + 2 + 2 = 10. Markers 9 against 6: no placement roll.
 GENERATION_DICE = [2, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1]
-
-
-def _forces(api, campaign) -> dict[str, Force]:
-    for source, text in ((PLATOON, (EXAMPLES / PLATOON).read_text()), ("insurgents", INSURGENTS)):
-        response = api.post(
-            f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": text, "source": source}
-        )
-        assert response.status_code == 201, response.json()
-    return {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
-
-
-def _side(forces, name: str, **choices) -> dict:
-    return {"side": name, "force_ids": [str(forces[name].id)], **choices}
-
-
-def _fight(api, battle_id, forces) -> str:
-    url = f"/api/v1/battles/{battle_id}/"
-    units = [
-        str(u.id)
-        for side in ("Federation", "Insurgents")
-        for u in Unit.objects.filter(force_id=forces[side].id).exclude(kind="platoon")
-    ]
-    assert api.post(f"{url}commit/", {"unit_ids": units}).status_code == 200
-    assert api.post(f"{url}start/").status_code == 200
-    return url
 
 
 def generated_battle(api, campaign, forces) -> str:
@@ -96,48 +68,14 @@ def generated_battle(api, campaign, forces) -> str:
             "name": "Valley road",
             "day": 2,
             "sides": [
-                _side(forces, "Federation", stance="offensive", attitude="aggressive"),
-                _side(forces, "Insurgents", stance="defensive", attitude="passive"),
+                side(forces, "Federation", stance="offensive", attitude="aggressive"),
+                side(forces, "Insurgents", stance="defensive", attitude="passive"),
             ],
             "dice": GENERATION_DICE,
         },
     )
     assert response.status_code == 201, response.json()
-    return _fight(api, response.json()["id"], forces)
-
-
-def planned_battle(api, campaign, forces, name: str, day: int) -> str:
-    response = api.post(
-        f"/api/v1/campaigns/{campaign.id}/battles/",
-        {
-            "name": name,
-            "day": day,
-            "attacker": "Federation",
-            "sides": [_side(forces, "Federation"), _side(forces, "Insurgents")],
-        },
-    )
-    assert response.status_code == 201, response.json()
-    return _fight(api, response.json()["id"], forces)
-
-
-def unit(forces, side: str, name: str) -> Unit:
-    return Unit.objects.get(force_id=forces[side].id, name=name)
-
-
-def members(unit_row: Unit) -> dict[str, Trooper]:
-    return {t.name: t for t in Trooper.objects.filter(unit_id=unit_row.id).order_by("order")}
-
-
-def act(api, url, action, body, dice=()):
-    return api.post(f"{url}actions/{action}/", body | {"dice": list(dice)})
-
-
-def refused(api, campaign, url, action, body, status: int, code: str) -> None:
-    before = store.last_sequence(campaign.id)
-    response = act(api, url, action, body)
-    assert response.status_code == status, response.json()
-    assert response.json()["code"] == code, response.json()
-    assert store.last_sequence(campaign.id) == before
+    return fight(api, response.json()["id"], forces)
 
 
 def mark(url, unit_row: Unit, marker: str) -> None:
@@ -202,7 +140,7 @@ def test_mission_bonus_traits_last_the_battle_or_with_the_option_the_campaign_p6
     the campaign keeps mission bonuses (campaign_mission_bonus_persists; the book is silent)."""
     options = {"campaign_mission_bonus_persists": True} if persists else None
     campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad", options=options)
-    forces = _forces(umpire_api, campaign)
+    forces = load_forces(umpire_api, campaign, INSURGENTS)
     url = generated_battle(umpire_api, campaign, forces)
     squad1 = unit(forces, "Federation", "Rifle Squad 1")
 
@@ -255,7 +193,7 @@ def test_a_missions_assault_troops_bonus_counts_in_the_squads_close_assault_p62_
     Troops +2 = 8, against the militia's best of 6, 5 = 6, outnumbering +1 = 7 (p.22). Kill dice
     all 1s: no kill."""
     campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad")
-    forces = _forces(umpire_api, campaign)
+    forces = load_forces(umpire_api, campaign, INSURGENTS)
     url = generated_battle(umpire_api, campaign, forces)
     squad1 = unit(forces, "Federation", "Rifle Squad 1")
     give_assault_bonus(umpire_api, url, squad1)
@@ -279,7 +217,7 @@ def test_a_squad_hardened_by_its_mission_leaves_its_wounded_without_a_roll_p62_p
     Assault mission's bonus (p.62), moves off 6" from its wounded Pte Irving (outside its 3"
     coherency, p.35) and rolls no Leave No One Behind die."""
     campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad")
-    forces = _forces(umpire_api, campaign)
+    forces = load_forces(umpire_api, campaign, INSURGENTS)
     url = generated_battle(umpire_api, campaign, forces)
     squad1 = unit(forces, "Federation", "Rifle Squad 1")
     give_assault_bonus(umpire_api, url, squad1)
@@ -310,7 +248,7 @@ def test_a_mission_bonus_must_match_the_mission_card_and_refusals_append_nothing
     umpire, umpire_api
 ):
     campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad")
-    forces = _forces(umpire_api, campaign)
+    forces = load_forces(umpire_api, campaign, INSURGENTS)
     url = generated_battle(umpire_api, campaign, forces)
     squad1 = unit(forces, "Federation", "Rifle Squad 1")
     squad2 = unit(forces, "Federation", "Rifle Squad 2")
@@ -367,7 +305,7 @@ def test_a_mission_bonus_must_match_the_mission_card_and_refusals_append_nothing
 @pytest.fixture
 def battle(umpire, umpire_api):
     campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad")
-    forces = _forces(umpire_api, campaign)
+    forces = load_forces(umpire_api, campaign, INSURGENTS)
     return campaign, forces, planned_battle(umpire_api, campaign, forces, "Valley road", 2)
 
 

@@ -16,36 +16,29 @@ import pytest
 from battles.models import Participant
 from eventlog import store
 from rosters.models import (
-    Force,
     Trooper,
     TrooperRecordEntry,
     Unit,
     UnitHistoryEntry,
     Vehicle,
 )
-from tests.battles.conftest import EXAMPLES
+from tests.battles.fad.table import (
+    MILITIA_SQUAD,
+    act,
+    battle_log,
+    done,
+    fad_battle,
+    insurgents,
+    members,
+    unit,
+)
 from tests.battles.helpers import assert_rebuild_keeps_rows
-from tests.factories import campaign_for
 
 pytestmark = pytest.mark.django_db
 
-PLATOON = "fad-rifle-platoon.yaml"
-
-INSURGENTS = """\
-name: Valley insurgents
-side: Insurgents
-ruleset: fad
-units:
-  - name: Militia Squad
-    kind: squad
-    quality: conscript
-    resolve: steady
-    troopers:
-      - {name: Boss Hale, role: leader, weapon: low-tech rifle, armour: none}
-      - {name: Gun Odell, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Pike, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Voss, weapon: low-tech rifle, armour: none}
-      - {name: Rifle Ward, weapon: low-tech rifle, armour: none}
+INSURGENTS = insurgents(
+    MILITIA_SQUAD,
+    """\
   - name: Cell
     kind: squad
     quality: regular
@@ -65,39 +58,12 @@ units:
       - {name: Driver Nash, role: leader, weapon: low-tech rifle, armour: none}
     vehicles:
       - {name: Technical, class: light transport, size: 2, capacity: 5, armour: 0}
-"""
+""",
+)
 
 
 def make_campaign(umpire, umpire_api, options=None):
-    campaign = campaign_for(umpire, name="Kessler valley", ruleset="fad", options=options)
-    for source, text in ((PLATOON, (EXAMPLES / PLATOON).read_text()), ("insurgents", INSURGENTS)):
-        response = umpire_api.post(
-            f"/api/v1/campaigns/{campaign.id}/forces/", {"roster": text, "source": source}
-        )
-        assert response.status_code == 201, response.json()
-    forces = {f.side: f for f in Force.objects.filter(campaign_id=campaign.id)}
-    response = umpire_api.post(
-        f"/api/v1/campaigns/{campaign.id}/battles/",
-        {
-            "name": "Valley road",
-            "day": 2,
-            "attacker": "Federation",
-            "sides": [
-                {"side": "Federation", "force_ids": [str(forces["Federation"].id)]},
-                {"side": "Insurgents", "force_ids": [str(forces["Insurgents"].id)]},
-            ],
-        },
-    )
-    assert response.status_code == 201, response.json()
-    fighting = [
-        str(u.id)
-        for side in ("Federation", "Insurgents")
-        for u in Unit.objects.filter(force_id=forces[side].id).exclude(kind="platoon")
-    ]
-    url = f"/api/v1/battles/{response.json()['id']}/"
-    assert umpire_api.post(f"{url}commit/", {"unit_ids": fighting}).status_code == 200
-    assert umpire_api.post(f"{url}start/").status_code == 200
-    return campaign, forces, url
+    return fad_battle(umpire, umpire_api, INSURGENTS, options)
 
 
 @pytest.fixture
@@ -105,26 +71,7 @@ def setup(umpire, umpire_api):
     return make_campaign(umpire, umpire_api)
 
 
-def unit(forces, side: str, name: str) -> Unit:
-    return Unit.objects.get(force_id=forces[side].id, name=name)
-
-
-def members(unit_row: Unit) -> dict[str, Trooper]:
-    return {t.name: t for t in Trooper.objects.filter(unit_id=unit_row.id).order_by("order")}
-
-
-def post(api, url, action, body, dice=()):
-    return api.post(f"{url}actions/{action}/", body | {"dice": list(dice)})
-
-
-def done(api, url, action, body, dice=()) -> list[dict]:
-    response = post(api, url, action, body, dice)
-    assert response.status_code == 201, response.json()
-    return response.json()["events"]
-
-
-def battle_log(api, url) -> list[str]:
-    return [line["summary"] for line in api.get(f"{url}log/").json()["results"]]
+post = act
 
 
 def participant(unit_row: Unit) -> Participant:
