@@ -68,11 +68,13 @@ def test_players_file_disagreeing_reports_and_the_umpire_decides_on_the_page(
     assert card.group(1) == "disagreement"
     # The casualty in dispute and Blue's objective, which the log holds nothing for.
     assert "<strong>2</strong> points to decide" in page
-    blue_report_id = re.search(
+    accept_blue = re.search(
         rf'data-point="trooper:{hurt.id}".*?value="accept:([0-9a-f-]+)"[^>]*> Accept Blue',
         page,
         re.S,
-    ).group(1)
+    )
+    assert accept_blue is not None
+    blue_report_id = accept_blue.group(1)
     decided = browsers["umpire"].post(
         f"/battles/{battle_id}/reconcile/",
         {"point": f"trooper:{hurt.id}", "choice": f"accept:{blue_report_id}"},
@@ -107,6 +109,7 @@ def test_a_refused_report_shows_the_rules_message_beside_its_field_and_writes_no
     )
     assert refused.status_code == 422
     page = refused.content.decode()
-    point = re.search(rf'data-point="trooper:{red_men[1].id}".*?</li>', page, re.S).group(0)
-    assert 'data-field="point">Say why.</p>' in point
+    point = re.search(rf'data-point="trooper:{red_men[1].id}".*?</li>', page, re.S)
+    assert point is not None
+    assert 'data-field="point">Say why.</p>' in point.group(0)
     assert store.last_sequence(campaign.id) == before + 2  # the report and its hiding only
