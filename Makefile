@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-embedded test-services lint typecheck format bench clean
+.PHONY: install run test test-embedded test-services lint typecheck format bench bench-scale clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,16 @@ format: install
 bench: install
 	$(BIN)/python -m bench.event_log
 	$(BIN)/python -m bench.hostile_input
+
+$(VENV)/.installed-bench: pyproject.toml | $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	touch $@
+
+## The scale benchmark (docs/benchmarks.md): campaigns of 1k and 10k events; all four sizes with
+## SIZES=1000,10000,100000,1000000. DATABASE_URL runs it on PostgreSQL.
+SIZES ?= 1000,10000
+bench-scale: $(VENV)/.installed-bench
+	$(BIN)/python -m bench.scale --sizes $(SIZES)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis .coverage
