@@ -50,24 +50,28 @@ def rows_as_of(
 ) -> list[Row]:
     """The rows of ``model`` live after event ``sequence`` whose fields equal ``equal``,
     ordered by primary key as a fold's rows are."""
-    versions = RowVersion.objects.filter(campaign_id=campaign_id, table=_label(model))
+    table = RowVersion.objects.filter(campaign_id=campaign_id, table=_label(model))
     if connection.vendor == "postgresql":
         # The expression of the GiST index (migration 0010), so the index answers it.
-        versions = versions.filter(
-            RawSQL(
-                "int8range(valid_from, valid_to) @> %s::bigint",
-                [sequence],
-                output_field=models.BooleanField(),
+        live = [
+            table.filter(
+                RawSQL(
+                    "int8range(valid_from, valid_to) @> %s::bigint",
+                    [sequence],
+                    output_field=models.BooleanField(),
+                )
             )
-        )
+        ]
     else:
-        versions = versions.filter(
-            models.Q(valid_to__isnull=True) | models.Q(valid_to__gt=sequence),
-            valid_from__lte=sequence,
-        )
-    for name, value in equal.items():
-        versions = versions.filter(**{f"data__{name}": native(value)})
-    rows = list(versions.values_list("row_key", "data"))
+        # Two ranges of the (campaign, table, valid_to) index: SQLite reads an OR of them
+        # as a scan of the table's every version.
+        began = table.filter(valid_from__lte=sequence)
+        live = [began.filter(valid_to__isnull=True), began.filter(valid_to__gt=sequence)]
+    rows: list[tuple[str, Row]] = []
+    for versions in live:
+        for name, value in equal.items():
+            versions = versions.filter(**{f"data__{name}": native(value)})
+        rows.extend(versions.values_list("row_key", "data"))
     rows.sort(key=lambda found: _key_order(found[0]))
     return [data for _, data in rows]
 
