@@ -24,6 +24,7 @@ import decimal
 import functools
 import hashlib
 import json
+import operator
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -396,8 +397,8 @@ def temporal_models() -> dict[str, type[models.Model]]:
     return {_label(m): m for p in registered() for m in p.temporal}
 
 
-# Rows per statement that closes versions: two parameters a row, within SQLite's 999.
-_CLOSE_CHUNK = 300
+# Rows per statement that ends versions (five parameters a row).
+_CLOSE_CHUNK = 200
 
 
 class VersionLog:
@@ -459,23 +460,20 @@ class VersionLog:
         if not self.changes:
             return
         if close_open:
-            first: dict[str, list[tuple[str, int]]] = {}
-            for (label, key), changes in self.changes.items():
-                first.setdefault(label, []).append((key, changes[0][0]))
-            for label, keys in first.items():
-                for start in range(0, len(keys), _CLOSE_CHUNK):
-                    chunk = keys[start : start + _CLOSE_CHUNK]
-                    RowVersion.objects.filter(
-                        campaign_id=self.campaign_id,
-                        table=label,
-                        row_key__in=[key for key, _ in chunk],
-                        valid_to__isnull=True,
-                    ).update(
-                        valid_to=models.Case(
-                            *[models.When(row_key=key, then=models.Value(at)) for key, at in chunk],
-                            output_field=models.PositiveBigIntegerField(),
-                        )
-                    )
+            first = [(label, key, changes[0][0]) for (label, key), changes in self.changes.items()]
+            for start in range(0, len(first), _CLOSE_CHUNK):
+                chunk = first[start : start + _CLOSE_CHUNK]
+                rows = functools.reduce(
+                    operator.or_,
+                    (models.Q(table=label, row_key=key) for label, key, _ in chunk),
+                )
+                ends = [
+                    models.When(table=label, row_key=key, then=models.Value(at))
+                    for label, key, at in chunk
+                ]
+                RowVersion.objects.filter(
+                    rows, campaign_id=self.campaign_id, valid_to__isnull=True
+                ).update(valid_to=models.Case(*ends, output_field=models.PositiveBigIntegerField()))
         write_rows(RowVersion, self.versions(), upsert=False, numbered=True)
 
 
