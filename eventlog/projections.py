@@ -24,7 +24,6 @@ import decimal
 import functools
 import hashlib
 import json
-import operator
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -397,8 +396,8 @@ def temporal_models() -> dict[str, type[models.Model]]:
     return {_label(m): m for p in registered() for m in p.temporal}
 
 
-# Rows per statement that ends versions (five parameters a row).
-_CLOSE_CHUNK = 200
+# Rows per statement that ends versions on SQLite (three parameters a row).
+_CLOSE_CHUNK = 500
 
 
 class VersionLog:
@@ -460,21 +459,45 @@ class VersionLog:
         if not self.changes:
             return
         if close_open:
-            first = [(label, key, changes[0][0]) for (label, key), changes in self.changes.items()]
-            for start in range(0, len(first), _CLOSE_CHUNK):
-                chunk = first[start : start + _CLOSE_CHUNK]
-                rows = functools.reduce(
-                    operator.or_,
-                    (models.Q(table=label, row_key=key) for label, key, _ in chunk),
-                )
-                ends = [
-                    models.When(table=label, row_key=key, then=models.Value(at))
-                    for label, key, at in chunk
-                ]
-                RowVersion.objects.filter(
-                    rows, campaign_id=self.campaign_id, valid_to__isnull=True
-                ).update(valid_to=models.Case(*ends, output_field=models.PositiveBigIntegerField()))
+            _end_versions(
+                self.campaign_id,
+                [(label, key, changes[0][0]) for (label, key), changes in self.changes.items()],
+            )
         write_rows(RowVersion, self.versions(), upsert=False, numbered=True)
+
+
+# One statement ends the open versions of the given (table, key) at the given sequences: on
+# PostgreSQL the rows travel as arrays (one prepared statement, as in :func:`write_rows`), on
+# SQLite as a VALUES list (UPDATE ... FROM needs SQLite 3.33).
+_END_VERSIONS_POSTGRES = (
+    "UPDATE eventlog_rowversion AS v SET valid_to = c.at "
+    "FROM unnest(%b::varchar[], %b::varchar[], %b::bigint[]) AS c(label, row_key, at) "
+    'WHERE v.campaign_id = %s::uuid AND v."table" = c.label AND v.row_key = c.row_key '
+    "AND v.valid_to IS NULL"
+)
+_END_VERSIONS_PORTABLE = (
+    "UPDATE eventlog_rowversion SET valid_to = c.column3 FROM (VALUES {rows}) AS c "
+    'WHERE eventlog_rowversion.campaign_id = %s AND eventlog_rowversion."table" = c.column1 '
+    "AND eventlog_rowversion.row_key = c.column2 AND eventlog_rowversion.valid_to IS NULL"
+)
+
+
+def _end_versions(campaign_id: uuid.UUID, ends: list[tuple[str, str, int]]) -> None:
+    if connection.vendor == "postgresql":
+        labels, keys, sequences = (list(column) for column in zip(*ends, strict=True))
+        with store.server_bound_cursor() as cursor:
+            cursor.execute(
+                _END_VERSIONS_POSTGRES, [labels, keys, sequences, campaign_id], prepare=True
+            )
+        return
+    campaign = RowVersion._meta.get_field("campaign_id").get_db_prep_value(campaign_id, connection)
+    with connection.cursor() as cursor:
+        for start in range(0, len(ends), _CLOSE_CHUNK):
+            chunk = ends[start : start + _CLOSE_CHUNK]
+            cursor.execute(
+                _END_VERSIONS_PORTABLE.format(rows=", ".join(["(%s, %s, %s)"] * len(chunk))),
+                [value for end in chunk for value in end] + [campaign],
+            )
 
 
 def open_versions(campaign_id: uuid.UUID) -> dict[tuple[str, str], Row]:
