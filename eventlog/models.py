@@ -188,7 +188,7 @@ class RowVersion(models.Model):
     event that wrote it (``valid_from``) up to, not including, the event that next changed or
     deleted it (``valid_to``; NULL while it still holds). Written for the tables a projection
     declares temporal, in the same transaction as the rows, so a table *as of* any point is an
-    index lookup (ADR 25). Rebuilt with the read models."""
+    index lookup (ADR 26). Rebuilt with the read models."""
 
     id = models.BigAutoField(primary_key=True)
     campaign_id = models.UUIDField()

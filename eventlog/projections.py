@@ -100,7 +100,7 @@ def _pk_name(model: Table) -> str:
 class Rows:
     """The rows a fold step may read and write."""
 
-    # Kept while folding writes the versions of temporal tables (ADR 25); None otherwise.
+    # Kept while folding writes the versions of temporal tables (ADR 26); None otherwise.
     log: VersionLog | None = None
 
     def get(self, model: type[models.Model], pk: Any) -> Row | None:
@@ -381,7 +381,7 @@ def _portable_param(field: models.Field, row: Row) -> Any:
     return field.get_db_prep_save(field.to_python(_value(field, row)), connection)
 
 
-# --- Row versions (ADR 25) ----------------------------------------------------------------------
+# --- Row versions (ADR 26) ----------------------------------------------------------------------
 
 
 def version_data(model: Table, row: Row) -> Row:
@@ -550,7 +550,7 @@ class Projection:
     # others write for the same event (a review of them) sets a higher order.
     order: int = 0
     models: tuple[type[models.Model], ...] = ()
-    # Those of ``models`` whose every change is kept as a :class:`RowVersion` (ADR 25): the
+    # Those of ``models`` whose every change is kept as a :class:`RowVersion` (ADR 26): the
     # tables read *as of* a point.
     temporal: tuple[type[_Model], ...] = ()
     steps: dict[str, Step]

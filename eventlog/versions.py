@@ -1,4 +1,4 @@
-"""Reading temporal read models *as of* a point of the log, from their row versions (ADR 25).
+"""Reading temporal read models *as of* a point of the log, from their row versions (ADR 26).
 
 A version holds from ``valid_from`` up to, not including, ``valid_to`` (NULL: still holds), so
 the row with key K as of N is the last version of K that began at or before N, if it had not

@@ -139,7 +139,7 @@ class FoldedRoster:
 
 
 class TemporalRoster:
-    """The roster as it stood after a given event, from the versions of its rows (ADR 25).
+    """The roster as it stood after a given event, from the versions of its rows (ADR 26).
 
     Forces, units, troopers and vehicles are read from their versions. Unit histories and
     service records only ever gain lines, each at the sequence of the event that wrote it, so
