@@ -183,6 +183,40 @@ class ProjectionSnapshot(models.Model):
         return f"{self.projection_key} of {self.campaign_id} at {self.sequence}"
 
 
+class RowVersion(models.Model):
+    """One state of a read-model row and the stretch of the campaign's log it held for: from the
+    event that wrote it (``valid_from``) up to, not including, the event that next changed or
+    deleted it (``valid_to``; NULL while it still holds). Written for the tables a projection
+    declares temporal, in the same transaction as the rows, so a table *as of* any point is an
+    index lookup (ADR 26). Rebuilt with the read models."""
+
+    id = models.BigAutoField(primary_key=True)
+    campaign_id = models.UUIDField()
+    table = models.CharField(max_length=100, help_text="The model's label, e.g. rosters.unit.")
+    row_key = models.CharField(max_length=100, help_text="The row's primary key, as text.")
+    valid_from = models.PositiveBigIntegerField()
+    valid_to = models.PositiveBigIntegerField(null=True, blank=True)
+    data = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign_id", "table", "row_key", "valid_from"],
+                name="eventlog_rowversion_key",
+            )
+        ]
+        # The rows of a table live at a point: those that ended after it (or not at all). On
+        # PostgreSQL a GiST index on the range serves early points as well (migration 0010).
+        indexes = [
+            models.Index(
+                fields=["campaign_id", "table", "valid_to"], name="eventlog_rowversion_live"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.row_key} [{self.valid_from}, {self.valid_to})"
+
+
 class CommandRecord(models.Model):
     """A command as it was run: what was asked (name, parameters, dice, actor), what it came to
     (the events' sequences or the job that rolls its dice) and the response it got.

@@ -35,10 +35,11 @@ from django.db import IntegrityError, connection, models, transaction
 
 from eventlog import store
 from eventlog.events import VOIDED
-from eventlog.models import ProjectionSnapshot
+from eventlog.models import ProjectionSnapshot, RowVersion
 from eventlog.store import StoredEvent
 
 Row = dict[str, Any]
+_Model = models.Model  # ``Projection.models`` hides the module in its class body
 Step = Callable[["Rows", StoredEvent], None]
 # A row a fold step will read by primary key: (table, key); and what names them for an event.
 Read = tuple[type[models.Model], Any]
@@ -99,6 +100,9 @@ def _pk_name(model: Table) -> str:
 class Rows:
     """The rows a fold step may read and write."""
 
+    # Kept while folding writes the versions of temporal tables (ADR 26); None otherwise.
+    log: VersionLog | None = None
+
     def get(self, model: type[models.Model], pk: Any) -> Row | None:
         raise NotImplementedError
 
@@ -140,10 +144,16 @@ class MemoryRows(Rows):
 
     def put(self, model: Table, row: Row) -> None:
         row = {name: native(value) for name, value in row.items()}
-        self._table(model)[str(row[_pk_name(model)])] = row
+        key = str(row[_pk_name(model)])
+        self._table(model)[key] = row
+        if self.log is not None:
+            self.log.note(model, key, row)
 
     def delete(self, model: Table, pk: Any) -> None:
-        self._table(model).pop(str(native(pk)), None)
+        key = str(native(pk))
+        self._table(model).pop(key, None)
+        if self.log is not None:
+            self.log.note(model, key, None)
 
     def find(self, model: Table, **equal: Any) -> list[Row]:
         wanted = {name: native(value) for name, value in equal.items()}
@@ -198,6 +208,8 @@ class DatabaseRows(Rows):
         self._loaded.setdefault(label, {})[key] = row
         self._dirty.setdefault(label, {})[key] = row
         self._deleted.get(label, set()).discard(key)
+        if self.log is not None:
+            self.log.note(model, key, row)
 
     def delete(self, model: type[models.Model], pk: Any) -> None:
         label = self._remember(model)
@@ -205,6 +217,8 @@ class DatabaseRows(Rows):
         self._loaded.setdefault(label, {})[key] = None
         self._dirty.get(label, {}).pop(key, None)
         self._deleted.setdefault(label, set()).add(key)
+        if self.log is not None:
+            self.log.note(model, key, None)
 
     def preload(self, model: type[models.Model], pks: Iterable[Any]) -> None:
         """One query per 500 keys instead of one per key; each key is then cached as :meth:`get`
@@ -257,10 +271,16 @@ class DatabaseRows(Rows):
                 write_rows(self._models[label], rows.values(), upsert=True)
         self._dirty.clear()
         self._deleted.clear()
+        if self.log is not None:
+            self.log.write(close_open=True)
+            self.log.clear()
 
 
-def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) -> None:
-    """Insert rows (or, with ``upsert``, insert or replace them by primary key).
+def write_rows(
+    model: type[models.Model], rows: Iterable[Row], *, upsert: bool, numbered: bool = False
+) -> None:
+    """Insert rows (or, with ``upsert``, insert or replace them by primary key); ``numbered``:
+    the table numbers its rows itself, and the rows carry no primary key.
 
     Plain SQL rather than ``bulk_create``: this runs inside every append, where building model
     instances and compiling a query each time costs more than the database round trip. On
@@ -269,8 +289,8 @@ def write_rows(model: type[models.Model], rows: Iterable[Row], *, upsert: bool) 
     rows = list(rows)
     if not rows:
         return
-    statements = _statements(model, upsert, connection.vendor)
-    fields = model._meta.concrete_fields
+    statements = _statements(model, upsert, connection.vendor, numbered)
+    fields = _written_fields(model, numbered)
     if connection.vendor == "postgresql":
         columns = [
             [_postgres_param(field, row, is_json) for row in rows]
@@ -298,10 +318,17 @@ class _Statements:
     json_columns: tuple[bool, ...] = ()
 
 
-@functools.cache
-def _statements(model: type[models.Model], upsert: bool, vendor: str) -> _Statements:
-    """The SQL that writes rows of ``model``, built once per model."""
+def _written_fields(model: type[models.Model], numbered: bool) -> list[models.Field]:
     fields = model._meta.concrete_fields
+    return [f for f in fields if not f.primary_key] if numbered else list(fields)
+
+
+@functools.cache
+def _statements(
+    model: type[models.Model], upsert: bool, vendor: str, numbered: bool = False
+) -> _Statements:
+    """The SQL that writes rows of ``model``, built once per model."""
+    fields = _written_fields(model, numbered)
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     columns = ", ".join(quote(_column(f)) for f in fields)
@@ -354,6 +381,147 @@ def _portable_param(field: models.Field, row: Row) -> Any:
     return field.get_db_prep_save(field.to_python(_value(field, row)), connection)
 
 
+# --- Row versions (ADR 26) ----------------------------------------------------------------------
+
+
+def version_data(model: Table, row: Row) -> Row:
+    """A row as its version keeps it: every column, in the JSON-native form the table gives
+    back, so the inline path and a rebuild write the same data whatever a step left out."""
+    fields = model._meta.concrete_fields  # type: ignore[attr-defined]
+    return {f.attname: native(f.to_python(_value(f, row))) for f in fields}
+
+
+def temporal_models() -> dict[str, type[models.Model]]:
+    """The tables some projection declares temporal, by label."""
+    return {_label(m): m for p in registered() for m in p.temporal}
+
+
+# Rows per statement that ends versions on SQLite (three parameters a row).
+_CLOSE_CHUNK = 500
+
+
+class VersionLog:
+    """What a fold did to the rows of temporal tables, event by event: each row's changes, at
+    the sequence of the event that made them (an event that wrote a row twice leaves its last
+    write), a deletion as None. :meth:`write` turns them into :class:`RowVersion` rows."""
+
+    def __init__(self, campaign_id: uuid.UUID) -> None:
+        self.campaign_id = campaign_id
+        self.models = temporal_models()
+        self.sequence = 0
+        self.changes: dict[tuple[str, str], list[tuple[int, Row | None]]] = {}
+
+    def note(self, model: Table, key: str, row: Row | None) -> None:
+        label = _label(model)
+        if label in self.models:
+            self._change(label, key, None if row is None else version_data(model, row))
+
+    def _change(self, label: str, key: str, data: Row | None) -> None:
+        changes = self.changes.setdefault((label, key), [])
+        if changes and changes[-1][0] == self.sequence:
+            changes[-1] = (self.sequence, data)
+        else:
+            changes.append((self.sequence, data))
+
+    def replace(self, before: dict[tuple[str, str], Row], after: MemoryRows) -> None:
+        """Note, at the current sequence, every temporal row that differs between ``before``
+        (version data by label and key) and the rows of ``after``: what a void's refold did."""
+        now = {
+            (label, key): version_data(model, row)
+            for label, model in self.models.items()
+            for key, row in after.tables.get(label, {}).items()
+        }
+        for label_key in sorted(before.keys() | now.keys()):
+            if before.get(label_key) != now.get(label_key):
+                self._change(*label_key, now.get(label_key))
+
+    def clear(self) -> None:
+        self.changes.clear()
+
+    def versions(self) -> Iterator[Row]:
+        for (label, key), changes in self.changes.items():
+            for place, (sequence, data) in enumerate(changes):
+                if data is None:
+                    continue
+                following = changes[place + 1][0] if place + 1 < len(changes) else None
+                yield {
+                    "campaign_id": str(self.campaign_id),
+                    "table": label,
+                    "row_key": key,
+                    "valid_from": sequence,
+                    "valid_to": following,
+                    "data": data,
+                }
+
+    def write(self, *, close_open: bool) -> None:
+        """Insert the versions; with ``close_open``, first end the versions in the table that
+        held until each changed row's first change."""
+        if not self.changes:
+            return
+        if close_open:
+            _end_versions(
+                self.campaign_id,
+                [(label, key, changes[0][0]) for (label, key), changes in self.changes.items()],
+            )
+        write_rows(RowVersion, self.versions(), upsert=False, numbered=True)
+
+
+# One statement ends the open versions of the given (table, key) at the given sequences: on
+# PostgreSQL the rows travel as arrays (one prepared statement, as in :func:`write_rows`), on
+# SQLite as a VALUES list (UPDATE ... FROM needs SQLite 3.33).
+_END_VERSIONS_POSTGRES = (
+    "UPDATE eventlog_rowversion AS v SET valid_to = c.at "
+    "FROM unnest(%b::varchar[], %b::varchar[], %b::bigint[]) AS c(label, row_key, at) "
+    'WHERE v.campaign_id = %s::uuid AND v."table" = c.label AND v.row_key = c.row_key '
+    "AND v.valid_to IS NULL"
+)
+_END_VERSIONS_PORTABLE = (
+    "UPDATE eventlog_rowversion SET valid_to = c.column3 FROM (VALUES {rows}) AS c "
+    'WHERE eventlog_rowversion.campaign_id = %s AND eventlog_rowversion."table" = c.column1 '
+    "AND eventlog_rowversion.row_key = c.column2 AND eventlog_rowversion.valid_to IS NULL"
+)
+
+
+def _end_versions(campaign_id: uuid.UUID, ends: list[tuple[str, str, int]]) -> None:
+    if connection.vendor == "postgresql":
+        labels, keys, sequences = (list(column) for column in zip(*ends, strict=True))
+        with store.server_bound_cursor() as cursor:
+            cursor.execute(
+                _END_VERSIONS_POSTGRES, [labels, keys, sequences, campaign_id], prepare=True
+            )
+        return
+    campaign = RowVersion._meta.get_field("campaign_id").get_db_prep_value(campaign_id, connection)
+    with connection.cursor() as cursor:
+        for start in range(0, len(ends), _CLOSE_CHUNK):
+            chunk = ends[start : start + _CLOSE_CHUNK]
+            cursor.execute(
+                _END_VERSIONS_PORTABLE.format(rows=", ".join(["(%s, %s, %s)"] * len(chunk))),
+                [value for end in chunk for value in end] + [campaign],
+            )
+
+
+def open_versions(campaign_id: uuid.UUID) -> dict[tuple[str, str], Row]:
+    """The versions of a campaign's temporal rows that still hold: its temporal tables now."""
+    found = RowVersion.objects.filter(
+        campaign_id=campaign_id, table__in=list(temporal_models()), valid_to__isnull=True
+    )
+    return {(t, k): data for t, k, data in found.values_list("table", "row_key", "data")}
+
+
+def dump_versions(campaign_id: uuid.UUID | None = None) -> list[Row]:
+    """Every row version (of one campaign, or all) in a stable order, for comparison."""
+    queryset = RowVersion.objects.all()
+    if campaign_id is not None:
+        queryset = queryset.filter(campaign_id=campaign_id)
+    ordered = queryset.order_by("campaign_id", "table", "row_key", "valid_from")
+    return [
+        {n: native(v) for n, v in row.items()}
+        for row in ordered.values(
+            "campaign_id", "table", "row_key", "valid_from", "valid_to", "data"
+        )
+    ]
+
+
 class FoldStep(_StaticStep):
     """A fold step as it sits in a projection's class body: a static method (steps take no
     ``self``) that also knows the event types it handles. Made by :meth:`Projection.handles`."""
@@ -382,6 +550,9 @@ class Projection:
     # others write for the same event (a review of them) sets a higher order.
     order: int = 0
     models: tuple[type[models.Model], ...] = ()
+    # Those of ``models`` whose every change is kept as a :class:`RowVersion` (ADR 26): the
+    # tables read *as of* a point.
+    temporal: tuple[type[_Model], ...] = ()
     steps: dict[str, Step]
     readers: dict[str, Reads]
 
@@ -453,21 +624,47 @@ def get(name: str) -> Projection:
 def apply_inline(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> None:
     """Fold freshly appended events into the read-model tables, in the append's transaction.
 
-    A voided event changes everything that followed it, so appending a void rebuilds the
-    campaign's read models instead, skipping every voided event.
+    A voided event changes everything that followed it, so appending a void refolds the
+    campaign's read models instead, skipping every event voided so far (:func:`_refold_at`).
     """
-    if any(event.type == VOIDED for event in events):
-        rebuild(campaign_id)
-        return
+    pending: list[StoredEvent] = []
+    for event in events:
+        if event.type == VOIDED:
+            _apply_events(campaign_id, pending)
+            pending = []
+            _refold_at(campaign_id, event.sequence)
+        else:
+            pending.append(event)
+    _apply_events(campaign_id, pending)
+
+
+def _apply_events(campaign_id: uuid.UUID, events: Sequence[StoredEvent]) -> None:
     interested = [p for p in registered() if any(event.type in p.steps for event in events)]
     if not interested:
         return
     rows = DatabaseRows()
+    rows.log = VersionLog(campaign_id)
     _preload(rows, interested, events)
     for event in events:
+        rows.log.sequence = event.sequence
         for projection in interested:
             projection.apply(rows, event)
     rows.flush()
+
+
+def _refold_at(campaign_id: uuid.UUID, sequence: int) -> None:
+    """The read models after the void at ``sequence``: the log up to it folded again without
+    the events voided so far. Rows of temporal tables that come out different get a version
+    from the void on, exactly as :func:`rebuild` gives them."""
+    projections = registered()
+    refolded = fold_events(
+        store.read(campaign_id, upto=sequence), projections, voided=voids(campaign_id, sequence)
+    )
+    log = VersionLog(campaign_id)
+    log.sequence = sequence
+    log.replace(open_versions(campaign_id), refolded)
+    _replace_rows(campaign_id, projections, refolded)
+    log.write(close_open=True)
 
 
 def _preload(rows: Rows, projections: Sequence[Projection], events: Sequence[StoredEvent]) -> None:
@@ -585,28 +782,64 @@ def campaign_ids() -> list[uuid.UUID]:
 
 
 def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None) -> MemoryRows:
-    """Drop a campaign's read-model rows and fold them again from its log."""
+    """Drop a campaign's read-model rows and their versions, and fold them again from its log.
+
+    The versions are those the inline path wrote: the log is folded in order, each event over
+    the rows as they stood, and at each void the log up to it is folded again without the
+    events voided so far (as :func:`apply_inline` does), so a row's versions before a void keep
+    what was then believed. The rows that remain are those of the fold without every voided
+    event.
+    """
     projections = registered()
     rows = MemoryRows()
+    log = rows.log = VersionLog(campaign_id)
+    known: dict[int, StoredEvent] = {}
     with transaction.atomic():
-        voided = voids(campaign_id)
-        for projection in projections:
-            for model in projection.models:
-                model._default_manager.filter(campaign_id=campaign_id).delete()
         for event in store.read(campaign_id):
-            _apply(projections, rows, event, voided)
+            log.sequence = event.sequence
+            if event.type == VOIDED:
+                known[event.payload["sequence"]] = event
+                refolded = fold_events(
+                    store.read(campaign_id, upto=event.sequence), projections, voided=known
+                )
+                log.replace(_version_state(log), refolded)
+                rows.tables = refolded.tables
+            else:
+                _apply(projections, rows, event, known)
             if progress is not None:
                 progress(1)
-        for projection in projections:
-            for model in projection.models:
-                write_rows(model, rows.all(model), upsert=False)
-        ProjectionSnapshot.objects.filter(campaign_id=campaign_id).delete()
+        rows.log = None
+        RowVersion.objects.filter(campaign_id=campaign_id).delete()
+        _replace_rows(campaign_id, projections, rows)
+        log.write(close_open=False)
     return rows
 
 
+def _version_state(log: VersionLog) -> dict[tuple[str, str], Row]:
+    """The temporal rows a version log leaves standing (their last change, if not a deletion)."""
+    return {
+        label_key: changes[-1][1]
+        for label_key, changes in log.changes.items()
+        if changes[-1][1] is not None
+    }
+
+
+def _replace_rows(
+    campaign_id: uuid.UUID, projections: Sequence[Projection], rows: MemoryRows
+) -> None:
+    for projection in projections:
+        for model in projection.models:
+            model._default_manager.filter(campaign_id=campaign_id).delete()
+    for projection in projections:
+        for model in projection.models:
+            write_rows(model, rows.all(model), upsert=False)
+    ProjectionSnapshot.objects.filter(campaign_id=campaign_id).delete()
+
+
 def dump_rows(campaign_id: uuid.UUID | None = None) -> dict[str, list[Row]]:
-    """Every read-model row (of one campaign, or all), in a stable order, for comparison."""
-    result: dict[str, list[Row]] = {}
+    """Every read-model row (of one campaign, or all), and the row versions, in a stable
+    order, for comparison."""
+    result: dict[str, list[Row]] = {"eventlog.rowversion": dump_versions(campaign_id)}
     for projection in registered():
         for model in projection.models:
             queryset = model._default_manager.all()

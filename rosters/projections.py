@@ -161,6 +161,9 @@ class RosterProjection(Projection):
     # (a FaD replacement or reinforcement) names it
     version = 4
     models = (Force, Unit, Trooper, Vehicle, UnitHistoryEntry, TrooperRecordEntry)
+    # The roster read *as of* any point (rosters.selectors.TemporalRoster); the history tables
+    # only ever gain lines, so their rows as of a point are those written by then.
+    temporal = (Force, Unit, Trooper, Vehicle)
 
     @Projection.handles("rosters.ForceRaised")
     def force_raised(rows: Rows, event: StoredEvent) -> None:

@@ -1,9 +1,11 @@
 """Reading rosters, now or as they stood at any point of the log.
 
-Both views answer the same questions with plain row dicts: :class:`CurrentRoster` from the
-read-model tables (a fixed number of queries per answer, whatever the force's size) and
-:class:`FoldedRoster` from a fold of the log up to a sequence. The ``*_detail`` functions turn
-rows into what the API and the pages show.
+The views answer the same questions with plain row dicts: :class:`CurrentRoster` from the
+read-model tables (a fixed number of queries per answer, whatever the force's size),
+:class:`TemporalRoster` as of a sequence from the versions of those rows (index lookups, however
+long the log) and :class:`FoldedRoster` as of a sequence from a fold of the log, the reference
+the temporal one is tested against. The ``*_detail`` functions turn rows into what the API and
+the pages show.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from collections import defaultdict
 from collections.abc import Collection
 from typing import Any, Protocol
 
-from eventlog import projections, store
+from eventlog import projections, store, versions
 from eventlog.command_input import as_of_sequence
 from eventlog.errors import CommandError, NotFound, StateConflict
+from eventlog.events import VOIDED
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
 from rules.sg2.scales import Fatigue
@@ -135,6 +138,83 @@ class FoldedRoster:
         return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
 
 
+class TemporalRoster:
+    """The roster as it stood after a given event, from the versions of its rows (ADR 26).
+
+    Forces, units, troopers and vehicles are read from their versions. Unit histories and
+    service records only ever gain lines, each at the sequence of the event that wrote it, so
+    they are the current lines up to the sequence; unless a later void took back an event at
+    or before it: the current lines have forgotten that event, and those reads are folded.
+    """
+
+    def __init__(self, campaign_id: Any, upto: int) -> None:
+        self.campaign_id = campaign_id
+        self.upto = upto
+        self._folded: FoldedRoster | None = None
+        self._history_current: bool | None = None
+
+    def _row(self, model, pk: Any) -> Row | None:
+        return versions.row_as_of(self.campaign_id, model, pk, self.upto)
+
+    def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
+        rows = versions.rows_as_of(self.campaign_id, model, self.upto, **equal)
+        return sorted(rows, key=lambda row: row[key])
+
+    def force(self, force_id: Any) -> Row | None:
+        return self._row(Force, force_id)
+
+    def forces(self) -> list[Row]:
+        return self._ordered(Force, "raised_sequence")
+
+    def units(self, force_id: Any) -> list[Row]:
+        return self._ordered(Unit, "order", force_id=force_id)
+
+    def all_units(self) -> list[Row]:
+        return self._ordered(Unit, "order")
+
+    def troopers(self, **equal: Any) -> list[Row]:
+        return self._ordered(Trooper, "order", **equal)
+
+    def vehicles(self, **equal: Any) -> list[Row]:
+        return self._ordered(Vehicle, "order", **equal)
+
+    def unit(self, unit_id: Any) -> Row | None:
+        return self._row(Unit, unit_id)
+
+    def trooper(self, trooper_id: Any) -> Row | None:
+        return self._row(Trooper, trooper_id)
+
+    def vehicle(self, vehicle_id: Any) -> Row | None:
+        return self._row(Vehicle, vehicle_id)
+
+    def _lines_still_stand(self) -> bool:
+        """Whether the history lines written up to the sequence are still as they were then:
+        no void after it took back an event at or before it."""
+        if self._history_current is None:
+            later = store.read(self.campaign_id, after=self.upto, types=[VOIDED])
+            self._history_current = all(v.payload["sequence"] > self.upto for v in later)
+        return self._history_current
+
+    def _fold(self) -> FoldedRoster:
+        if self._folded is None:
+            self._folded = FoldedRoster(self.campaign_id, self.upto)
+        return self._folded
+
+    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+        if not self._lines_still_stand():
+            return self._fold().unit_history(unit_id, after=after)
+        entries = UnitHistoryEntry.objects.filter(
+            unit_id=unit_id, sequence__gt=after, sequence__lte=self.upto
+        )
+        return _rows(entries.order_by("sequence", "key"))
+
+    def service_record(self, trooper_id: Any) -> list[Row]:
+        if not self._lines_still_stand():
+            return self._fold().service_record(trooper_id)
+        entries = TrooperRecordEntry.objects.filter(trooper_id=trooper_id, sequence__lte=self.upto)
+        return _rows(entries.order_by("sequence"))
+
+
 # --- Where to read from --------------------------------------------------------------------------
 
 
@@ -202,8 +282,8 @@ def _battle_began(campaign_id: uuid.UUID, stream: str) -> int | None:
     return None
 
 
-def roster_view(campaign_id: uuid.UUID, upto: int | None) -> CurrentRoster | FoldedRoster:
-    return CurrentRoster(campaign_id) if upto is None else FoldedRoster(campaign_id, upto)
+def roster_view(campaign_id: uuid.UUID, upto: int | None) -> CurrentRoster | TemporalRoster:
+    return CurrentRoster(campaign_id) if upto is None else TemporalRoster(campaign_id, upto)
 
 
 def campaign_of(kind: str, entity_id: uuid.UUID) -> uuid.UUID:
