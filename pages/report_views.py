@@ -21,7 +21,7 @@ from battles.reports.commands import (
     report_point_decide,
     sides_of_member,
 )
-from battles.reports.reconciliation import Point, Reconciliation, reconciliation
+from battles.reports.reconciliation import Point, Reconciliation, logged_status, reconciliation
 from campaigns.models import Campaign, Membership
 from campaigns.visibility import Judge, reader_of
 from eventlog.errors import CommandError
@@ -165,7 +165,7 @@ def battle_report(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
                     "id": t.id,
                     "name": t.name,
                     "input": f"trooper-{t.id}",
-                    "value": claimed.get(str(t.id), "fit" if group["own"] else ""),
+                    "value": claimed.get(str(t.id), _as_logged(t) if group["own"] else ""),
                     "error": errors.get(f"trooper-{t.id}", ""),
                 }
                 for t in group["troopers"]
@@ -202,6 +202,13 @@ def battle_report(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
         },
         status=422 if (errors or form_error) else 200,
     )
+
+
+def _as_logged(trooper: Any) -> str:
+    """What a new report says of one of the side's own men at first: what the log holds, so
+    the player changes only what they disagree with."""
+    logged = logged_status(trooper)
+    return logged if logged in ("fit", "wounded", "killed") else "fit"
 
 
 def _decisions(report: Any, found: Reconciliation) -> list[dict[str, Any]]:

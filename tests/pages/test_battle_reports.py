@@ -57,6 +57,11 @@ def test_players_file_disagreeing_reports_and_the_umpire_decides_on_the_page(
         {"side": "Blue", f"trooper-{hurt.id}": "killed", "objective-0": "met", "notes": "Got him"},
     )
     assert filed.status_code == 302
+    # Red's own men start as the log has them: the wounded man wounded, the others fit.
+    red_form = browsers["Red"].get(f"/battles/{battle_id}/report/").content.decode()
+    select = re.search(rf'name="trooper-{hurt.id}">(.*?)</select>', red_form, re.S)
+    assert select is not None
+    assert '<option value="wounded" selected>' in select.group(1)
     filed = browsers["Red"].post(
         f"/battles/{battle_id}/report/", {"side": "Red", f"trooper-{hurt.id}": "wounded"}
     )

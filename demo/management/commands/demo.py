@@ -20,7 +20,7 @@ from battles import services as battles
 from battles.after_action import after_action_resolve
 from battles.models import Battle, BattleSide, Participant
 from battles.reports.commands import battle_report_file, report_point_decide
-from battles.reports.reconciliation import on_table, trooper_point
+from battles.reports.reconciliation import logged_status, on_table, trooper_point
 from battles.review import battle_casualties
 from campaigns import services
 from campaigns.calendar import calendar_advance
@@ -245,23 +245,25 @@ class Command(BaseCommand):
         his men, whom the log has wounded, as killed. The umpire accepts the objective and
         keeps the log for the man (his medic reached him in time)."""
         player = get_user_model().objects.get(username=DEMO_PLAYER)
-        blue_units = set(
-            Participant.objects.filter(battle_id=battle.id, side="Blue").values_list(
+        blue_units = {
+            str(unit_id)
+            for unit_id in Participant.objects.filter(battle_id=battle.id, side="Blue").values_list(
                 "unit_id", flat=True
             )
-        )
-        brought = [
-            t for u, men in on_table(battle).items() for t in men if u in map(str, blue_units)
+        }
+        brought = [t for u, men in on_table(battle).items() if u in blue_units for t in men]
+        # His men as the log has them, but for one the log has wounded, whom he saw killed.
+        men = list(Trooper.objects.filter(id__in=brought).order_by("unit_id", "order"))
+        hurt = next((t for t in men if logged_status(t) == "wounded"), None)
+        said = [
+            {"trooper_id": str(t.id), "status": "killed" if t == hurt else logged_status(t)}
+            for t in men
+            if t == hurt or logged_status(t) in ("wounded", "killed")
         ]
-        hurt = (
-            Trooper.objects.filter(id__in=brought, status__in=("wounded", "stabilised"))
-            .order_by("unit_id", "order")
-            .first()
-        )
         report_id = battle_report_file(
             battle=battle,
             side="Blue",
-            troopers=[{"trooper_id": str(hurt.id), "status": "killed"}] if hurt else [],
+            troopers=said,
             objectives=[{"side": "Blue", "objective": BLUE_OBJECTIVE, "met": winner == "Blue"}],
             notes="We took the station; I saw him go down and not get up.",
             actor=player,
