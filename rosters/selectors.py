@@ -90,75 +90,15 @@ class CurrentRoster:
         return _rows(TrooperRecordEntry.objects.filter(trooper_id=trooper_id).order_by("sequence"))
 
 
-class FoldedRoster:
-    """The roster as it stood after a given event, folded from the log."""
-
-    def __init__(self, campaign_id: Any, upto: int) -> None:
-        self.campaign_id = campaign_id
-        self.upto = upto
-        # Every projection: battle actions change troopers and vehicles too.
-        self.rows = projections.fold_as_of(campaign_id, upto)
-
-    def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
-        return sorted(self.rows.find(model, **equal), key=lambda row: row[key])
-
-    def force(self, force_id: Any) -> Row | None:
-        return self.rows.get(Force, force_id)
-
-    def forces(self) -> list[Row]:
-        return self._ordered(Force, "raised_sequence")
-
-    def units(self, force_id: Any) -> list[Row]:
-        return self._ordered(Unit, "order", force_id=force_id)
-
-    def all_units(self) -> list[Row]:
-        return self._ordered(Unit, "order")
-
-    def troopers(self, **equal: Any) -> list[Row]:
-        return self._ordered(Trooper, "order", **equal)
-
-    def vehicles(self, **equal: Any) -> list[Row]:
-        return self._ordered(Vehicle, "order", **equal)
-
-    def unit(self, unit_id: Any) -> Row | None:
-        return self.rows.get(Unit, unit_id)
-
-    def trooper(self, trooper_id: Any) -> Row | None:
-        return self.rows.get(Trooper, trooper_id)
-
-    def vehicle(self, vehicle_id: Any) -> Row | None:
-        return self.rows.get(Vehicle, vehicle_id)
-
-    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
-        entries = self.rows.find(UnitHistoryEntry, unit_id=unit_id)
-        later = [entry for entry in entries if entry["sequence"] > after]
-        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
-
-    def service_record(self, trooper_id: Any) -> list[Row]:
-        return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
-
-
-class TemporalRoster:
-    """The roster as it stood after a given event, from the versions of its rows (ADR 26).
-
-    Forces, units, troopers and vehicles are read from their versions. Unit histories and
-    service records only ever gain lines, each at the sequence of the event that wrote it, so
-    they are the current lines up to the sequence; unless a later void took back an event at
-    or before it: the current lines have forgotten that event, and those reads are folded.
-    """
-
-    def __init__(self, campaign_id: Any, upto: int) -> None:
-        self.campaign_id = campaign_id
-        self.upto = upto
-        self._folded: FoldedRoster | None = None
-        self._history_current: bool | None = None
+class _RosterAsOf:
+    """The entity reads of a roster as of a point, over a view's ``_row`` (one row by key) and
+    ``_ordered`` (a table's rows, filtered and sorted)."""
 
     def _row(self, model, pk: Any) -> Row | None:
-        return versions.row_as_of(self.campaign_id, model, pk, self.upto)
+        raise NotImplementedError
 
     def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
-        rows = versions.rows_as_of(self.campaign_id, model, self.upto, **equal)
-        return sorted(rows, key=lambda row: row[key])
+        raise NotImplementedError
 
     def force(self, force_id: Any) -> Row | None:
         return self._row(Force, force_id)
@@ -186,6 +126,53 @@ class TemporalRoster:
 
     def vehicle(self, vehicle_id: Any) -> Row | None:
         return self._row(Vehicle, vehicle_id)
+
+
+class FoldedRoster(_RosterAsOf):
+    """The roster as it stood after a given event, folded from the log."""
+
+    def __init__(self, campaign_id: Any, upto: int) -> None:
+        self.campaign_id = campaign_id
+        self.upto = upto
+        # Every projection: battle actions change troopers and vehicles too.
+        self.rows = projections.fold_as_of(campaign_id, upto)
+
+    def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
+        return sorted(self.rows.find(model, **equal), key=lambda row: row[key])
+
+    def _row(self, model, pk: Any) -> Row | None:
+        return self.rows.get(model, pk)
+
+    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+        entries = self.rows.find(UnitHistoryEntry, unit_id=unit_id)
+        later = [entry for entry in entries if entry["sequence"] > after]
+        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
+
+    def service_record(self, trooper_id: Any) -> list[Row]:
+        return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
+
+
+class TemporalRoster(_RosterAsOf):
+    """The roster as it stood after a given event, from the versions of its rows (ADR 26).
+
+    Forces, units, troopers and vehicles are read from their versions. Unit histories and
+    service records only ever gain lines, each at the sequence of the event that wrote it, so
+    they are the current lines up to the sequence; unless a later void took back an event at
+    or before it: the current lines have forgotten that event, and those reads are folded.
+    """
+
+    def __init__(self, campaign_id: Any, upto: int) -> None:
+        self.campaign_id = campaign_id
+        self.upto = upto
+        self._folded: FoldedRoster | None = None
+        self._history_current: bool | None = None
+
+    def _row(self, model, pk: Any) -> Row | None:
+        return versions.row_as_of(self.campaign_id, model, pk, self.upto)
+
+    def _ordered(self, model, key: str, **equal: Any) -> list[Row]:
+        rows = versions.rows_as_of(self.campaign_id, model, self.upto, **equal)
+        return sorted(rows, key=lambda row: row[key])
 
     def _lines_still_stand(self) -> bool:
         """Whether the history lines written up to the sequence are still as they were then:
