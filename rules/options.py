@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import json
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -157,9 +159,12 @@ def _kind(annotation: Any) -> _Kind:
     raise TypeError(f"Unsupported option type {annotation!r}.")
 
 
-def _fields(options_type: type) -> list[tuple[dataclasses.Field[Any], _Kind]]:
+@functools.cache
+def _fields(options_type: type) -> tuple[tuple[dataclasses.Field[Any], _Kind], ...]:
+    # Resolving the annotations is most of the cost of parsing options, and every read of a
+    # campaign parses them: a class's fields never change, so they are resolved once.
     hints = typing.get_type_hints(options_type)
-    return [(f, _kind(hints[f.name])) for f in dataclasses.fields(options_type)]
+    return tuple((f, _kind(hints[f.name])) for f in dataclasses.fields(options_type))
 
 
 def _allowed(f: dataclasses.Field[Any], kind: _Kind) -> tuple[enum.Enum, ...]:
@@ -396,12 +401,39 @@ def parse_options(
     """
     options_class = options_type(ruleset)
     if base is None:
+        stored = _as_json_text(data)
+        if stored is not None:
+            return _parse_json_text(options_class, stored, refuse_retired)
         base = options_class()
     elif not isinstance(base, options_class):
         raise RuleError(
             "options.refused",
             f"The base options are {type(base).__name__}, not {options_class.__name__}.",
         )
+    return _parse(options_class, base, data, refuse_retired)
+
+
+def _as_json_text(data: object) -> str | None:
+    """``data`` as JSON text when it is plain JSON (as a campaign's stored options are), else
+    None. Keys keep their order: problems are reported in it."""
+    if not isinstance(data, Mapping):
+        return None
+    try:
+        text = json.dumps(data)
+    except (TypeError, ValueError):
+        return None
+    # Tuples, enum members and non-string keys would come back as something else.
+    return text if json.loads(text) == data else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_json_text(options_class: type, text: str, refuse_retired: bool) -> Any:
+    # Every read of a campaign parses its stored options; the result is a frozen dataclass, so
+    # one parse of the same JSON serves them all. A refusal raises, and is not kept.
+    return _parse(options_class, options_class(), json.loads(text), refuse_retired)
+
+
+def _parse(options_class: type, base: Any, data: object, refuse_retired: bool) -> Any:
     if not isinstance(data, Mapping):
         raise OptionsError(
             [OptionProblem("", "options.type", f"expected an object of options, not {data!r}.")]

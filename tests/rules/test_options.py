@@ -474,3 +474,13 @@ def test_an_optional_choice_accepts_none_and_members():
     check_options(Sample(shade=Colour.BLUE))
     with pytest.raises(OptionsError):
         check_options(Sample(shade="blue"))  # type: ignore[arg-type]  # the wrong type on purpose
+
+
+def test_stored_options_are_parsed_once_and_a_refusal_every_time():
+    stored = {"fire_method": "quick_and_dirty", "forces_visibility": "full"}
+    first = parse_options("sg2", stored)
+    assert parse_options("sg2", dict(stored)) is first
+    assert first == parse_options("sg2", stored, base=default_options("sg2"))
+    for _ in range(2):
+        with pytest.raises(OptionsError):
+            parse_options("sg2", {"nonsense": True})
