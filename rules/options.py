@@ -159,12 +159,18 @@ def _kind(annotation: Any) -> _Kind:
     raise TypeError(f"Unsupported option type {annotation!r}.")
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[tuple[dataclasses.Field[Any], _Kind], ...]] = {}
+
+
 def _fields(options_type: type) -> tuple[tuple[dataclasses.Field[Any], _Kind], ...]:
     # Resolving the annotations is most of the cost of parsing options, and every read of a
     # campaign parses them: a class's fields never change, so they are resolved once.
-    hints = typing.get_type_hints(options_type)
-    return tuple((f, _kind(hints[f.name])) for f in dataclasses.fields(options_type))
+    fields = _FIELDS.get(options_type)
+    if fields is None:
+        hints = typing.get_type_hints(options_type)
+        fields = tuple((f, _kind(hints[f.name])) for f in dataclasses.fields(options_type))
+        _FIELDS[options_type] = fields
+    return fields
 
 
 def _allowed(f: dataclasses.Field[Any], kind: _Kind) -> tuple[enum.Enum, ...]:
@@ -399,11 +405,12 @@ def parse_options(
     stored options read back; ``refuse_retired`` (for a campaign's new choices) refuses it,
     saying why it was removed.
     """
-    options_class = options_type(ruleset)
+    ruleset = _as_ruleset(ruleset)
+    options_class = ruleset.options_type
     if base is None:
         stored = _as_json_text(data)
         if stored is not None:
-            return _parse_json_text(options_class, stored, refuse_retired)
+            return _parse_json_text(ruleset.code, stored, refuse_retired)
         base = options_class()
     elif not isinstance(base, options_class):
         raise RuleError(
@@ -427,9 +434,10 @@ def _as_json_text(data: object) -> str | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _parse_json_text(options_class: type, text: str, refuse_retired: bool) -> Any:
+def _parse_json_text(ruleset: str, text: str, refuse_retired: bool) -> Any:
     # Every read of a campaign parses its stored options; the result is a frozen dataclass, so
     # one parse of the same JSON serves them all. A refusal raises, and is not kept.
+    options_class = options_type(ruleset)
     return _parse(options_class, options_class(), json.loads(text), refuse_retired)
 
 
