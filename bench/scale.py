@@ -51,6 +51,7 @@ django.setup()
 from celery import current_app as celery_app  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
@@ -62,6 +63,7 @@ from campaigns.calendar import calendar_advance  # noqa: E402
 from campaigns.models import Campaign  # noqa: E402
 from demo.management.commands.demo import Command as Demo  # noqa: E402
 from eventlog import commands, store  # noqa: E402
+from eventlog.api.read_cache import READS_CACHE  # noqa: E402
 from eventlog.errors import CommandError as Refused  # noqa: E402
 from eventlog.models import Event  # noqa: E402
 from rosters import services as rosters  # noqa: E402
@@ -387,6 +389,13 @@ def _p95(seconds: list[float]) -> float:
 
 
 def get(client: Client, path: str) -> Any:
+    """The answer rendered afresh: nothing kept from an earlier read (ADR 27)."""
+    caches[READS_CACHE].clear()
+    return kept(client, path)
+
+
+def kept(client: Client, path: str) -> Any:
+    """The answer as a repeated read gets it, kept from the one before if the log has not moved."""
     response = client.get(path)
     if response.status_code != 200:
         raise SystemExit(f"GET {path}: {response.status_code} {response.content[:300]!r}")
@@ -411,6 +420,9 @@ def read_lines(built: Built, unit: Unit, token: str, raw: Raw, repeats: int) -> 
     verdict_x = "ok" if at_late <= LATE_AS_OF_VS_NOW * now else "ABOVE"
     return [
         Line("GET unit now", now, pk_lookup),
+        Line(
+            "GET unit now, kept (ADR 27)", median_ms(lambda: kept(client, base), repeats), pk_lookup
+        ),
         Line(
             f"GET unit as of {early:,} (early)",
             median_ms(lambda: get(client, f"{base}?as_of={early}"), repeats),
@@ -546,9 +558,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def serve(workers: int, **settings_env: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = child_env(DEBUG="false", LOG_LEVEL="WARNING")
+    env = child_env(DEBUG="false", LOG_LEVEL="WARNING", **settings_env)
     log = (Path(settings.VAR_DIR) / "bench-scale-gunicorn.log").open("ab")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application",
@@ -599,10 +611,29 @@ def load_lines(built: Built, unit: Unit, token: str, workers: int, seconds: int)
         "unit": f"/api/v1/units/{unit.id}/",
         "unit as of battle": f"/api/v1/units/{unit.id}/?{as_of_last_battle(built)}",
     }
-    server, url = serve(workers)
+    lines = load_points(paths, token, workers, seconds, CLIENTS, checked=True)
+    # The same reads with nothing kept (ADR 27): what a read that follows an append costs.
+    rendered = load_points(
+        {f"{name}, rendered": path for name, path in paths.items()},
+        token, workers, seconds, CLIENTS[-1:], checked=False, MUSTER_READ_CACHE_ENTRIES="0",
+    )  # fmt: skip
+    return lines + rendered
+
+
+def load_points(
+    paths: dict[str, str],
+    token: str,
+    workers: int,
+    seconds: int,
+    clients_list: tuple[int, ...],
+    *,
+    checked: bool,
+    **settings_env: str,
+) -> list[Line]:
+    server, url = serve(workers, **settings_env)
     lines = []
     try:
-        for clients in CLIENTS:
+        for clients in clients_list:
             # /healthz before and after the three, so that a busy moment of the machine (it is
             # shared, and locust runs on it too) weighs on both sides of the ratio.
             before = load(url, "/healthz", "", clients, seconds)
@@ -610,7 +641,7 @@ def load_lines(built: Built, unit: Unit, token: str, workers: int, seconds: int)
             after = load(url, "/healthz", "", clients, seconds)
             health = (before + after) / 2
             for name, rate in rates.items():
-                target = THROUGHPUT_TARGETS[name] if clients == CLIENTS[-1] else None
+                target = THROUGHPUT_TARGETS[name] if checked and clients == CLIENTS[-1] else None
                 lines.append(Line(
                     f"{name}, {clients} client{'s' if clients > 1 else ''}", rate, health,
                     unit="req/s", target=f">= {target:.1f}" if target else "",

@@ -29,3 +29,9 @@ def pin_answer(request: Any, campaign_id: uuid.UUID, as_of: int | None) -> None:
 def pinned_sequence(request: Any) -> int | None:
     """The sequence the request's answer is pinned to, if a view pinned it."""
     return getattr(request, _PINNED, None)
+
+
+def keep_pin(request: Any, sequence: int | None) -> None:
+    """Pin a request's answer to the sequence an earlier, identical answer was pinned to."""
+    if sequence is not None:
+        setattr(getattr(request, "_request", request), _PINNED, sequence)

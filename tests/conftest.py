@@ -6,7 +6,7 @@ import os
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_issue
@@ -41,10 +41,13 @@ def _celery_mode(request):
 
 @pytest.fixture(autouse=True)
 def _no_requests_counted_yet():
-    """Throttles count requests in the cache: each test starts with none counted."""
+    """Throttles count requests in the cache: each test starts with none counted, and with no
+    answer kept from another test's database (whose ids and sequences may be the same)."""
     cache.clear()
+    caches["reads"].clear()
     yield
     cache.clear()
+    caches["reads"].clear()
 
 
 @pytest.fixture

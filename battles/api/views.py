@@ -40,6 +40,7 @@ from eventlog.api.pagination import (
     offset_page_of,
     sequence_page_of,
 )
+from eventlog.api.read_cache import kept_by_log_position
 from eventlog.api.serializers import (
     DicePromptSerializer,
     EventsAppendedSerializer,
@@ -176,6 +177,7 @@ class BattleDetailApi(APIView):
     """A battle: its state, turn, sides and missions, the units fighting and their confidence."""
 
     @extend_schema(responses=BattleDetailSerializer)
+    @kept_by_log_position(lambda view, ids: f"battle:{ids['battle_id']}")
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
         campaign, battle = _battle(request, battle_id)
         reader = reader_get(user=request.user, campaign_id=campaign.id)
@@ -388,6 +390,7 @@ class BattleLogApi(APIView):
     @extend_schema(
         parameters=LOG_PAGE_PARAMETERS, responses=sequence_page_of(BattleLogLineSerializer)
     )
+    @kept_by_log_position(lambda view, ids: f"battle:{ids['battle_id']}")
     def get(self, request: Request, battle_id: uuid.UUID) -> Response:
         campaign, battle = _battle(request, battle_id)
         judge = Judge(reader_get(user=request.user, campaign_id=campaign.id))

@@ -168,7 +168,17 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(VAR_DIR / "cache"),
         "OPTIONS": {"MAX_ENTRIES": 100_000},
-    }
+    },
+    # Rendered API reads, each under its campaign's log position (eventlog.api.read_cache):
+    # in the process, so no release serves another's answers. 0 entries keeps none.
+    "reads": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache"
+        if env.int("MUSTER_READ_CACHE_ENTRIES", default=1000)
+        else "django.core.cache.backends.dummy.DummyCache",
+        "LOCATION": "muster-reads",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": env.int("MUSTER_READ_CACHE_ENTRIES", default=1000)},
+    },
 }
 # API tokens expire this many days after they are made, unless asked for less (or more, up to
 # the maximum).

@@ -41,6 +41,7 @@ from eventlog.api.pagination import (
     offset_page_of,
     sequence_page_of,
 )
+from eventlog.api.read_cache import campaign_read, kept_by_log_position
 from eventlog.api.serializers import EventOutputSerializer, event_to_json
 from eventlog.caching import pin_answer
 from eventlog.commands import Outcome
@@ -92,7 +93,7 @@ def _not_then(kind: str) -> NotFound:
 
 
 def _entity(request: Request, kind: str, entity_id: uuid.UUID) -> tuple[Reader, uuid.UUID]:
-    campaign_id = selectors.campaign_of(kind, entity_id)
+    campaign_id = campaign_read(request) or selectors.campaign_of(kind, entity_id)
     try:
         reader = reader_get(user=request.user, campaign_id=campaign_id)
     except NotFound:
@@ -214,6 +215,7 @@ class RosterEntityApi(APIView):
     ) -> Any:
         return row
 
+    @kept_by_log_position(lambda view, ids: f"{view.kind}:{next(iter(ids.values()))}")
     def get(self, request: Request, **ids: uuid.UUID) -> Response:
         (entity_id,) = ids.values()
         reader, campaign_id = _entity(request, self.kind, entity_id)

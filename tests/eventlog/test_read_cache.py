@@ -1,0 +1,118 @@
+"""API reads kept under their campaign's log position (eventlog.api.read_cache, ADR 27): served
+again only while the log has not moved, only to the reader they were rendered for, and only
+after the request was authenticated."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.tokens import token_issue, token_revoke
+from eventlog import store
+from tests.factories import join_by_invitation
+from tests.rosters.conftest import PLATOON
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def platoon(umpire_api, campaign_of_umpire):
+    response = umpire_api.post(
+        f"/api/v1/campaigns/{campaign_of_umpire.id}/forces/", {"roster": PLATOON}
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+@pytest.fixture
+def campaign_of_umpire(umpire):
+    from tests.factories import campaign_for
+
+    return campaign_for(umpire)
+
+
+def _squad(force: dict, name: str) -> dict:
+    def walk(units):
+        for unit in units:
+            yield unit
+            yield from walk(unit.get("units", []))
+
+    return next(unit for unit in walk(force["units"]) if unit["name"] == name)
+
+
+def test_a_second_read_of_an_unmoved_log_is_served_kept_in_two_queries(
+    platoon, umpire_api, django_assert_max_num_queries
+):
+    url = f"/api/v1/units/{_squad(platoon, '1st Squad')['id']}/"
+    first = umpire_api.get(url)
+    assert first.status_code == 200
+    # The token, then the campaign's position: nothing of the roster is read again.
+    with django_assert_max_num_queries(2):
+        again = umpire_api.get(url)
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["ETag"] == first["ETag"]
+
+
+def test_an_append_moves_the_log_and_the_next_read_shows_it(platoon, umpire_api):
+    url = f"/api/v1/units/{_squad(platoon, '2nd Squad')['id']}/"
+    assert umpire_api.get(url).json()["quality"] == "green"
+    changed = umpire_api.post(f"{url}quality/", {"quality": "regular", "reason": "held"})
+    assert changed.status_code in (200, 201), changed.json()
+    assert umpire_api.get(url).json()["quality"] == "regular"
+    history = umpire_api.get(f"{url}history/").json()["results"]
+    assert history[-1]["changes"] == {"quality": ["green", "regular"]}
+
+
+def test_an_answer_kept_for_the_umpire_is_never_served_to_a_player_of_another_side(
+    platoon, umpire_api, api_for, make_user, campaign_of_umpire
+):
+    militia = umpire_api.post(
+        f"/api/v1/campaigns/{campaign_of_umpire.id}/forces/",
+        {"roster": "name: Militia\nside: Red\nunits:\n  - {name: Rabble, kind: squad, "
+         "quality: green, leadership: 3}\n"},
+    ).json()  # fmt: skip
+    rival = make_user("rival")
+    join_by_invitation(umpire_api, campaign_of_umpire.id, rival, "player", [militia["id"]])
+    url = f"/api/v1/units/{_squad(platoon, '1st Squad')['id']}/"
+    assert umpire_api.get(url).status_code == 200
+    assert umpire_api.get(url).status_code == 200  # kept now
+    refused = api_for(rival).get(url)
+    assert (refused.status_code, refused.json()["code"]) == (404, "unit.not_found")
+    force_url = f"/api/v1/forces/{platoon['id']}/"
+    assert umpire_api.get(force_url).status_code == 200
+    refused = api_for(rival).get(force_url)
+    assert (refused.status_code, refused.json()["code"]) == (403, "force.not_yours")
+
+
+def test_a_revoked_token_is_refused_though_its_answer_was_kept(platoon, umpire):
+    issued = token_issue(user=umpire, name="kept")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issued.secret}")
+    url = f"/api/v1/units/{_squad(platoon, '1st Squad')['id']}/"
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200
+    token_revoke(issued.token)
+    refused = client.get(url)
+    assert refused.status_code == 401
+
+
+def test_an_answer_as_of_a_point_stays_pinned_when_served_kept(
+    platoon, umpire_api, campaign_of_umpire
+):
+    point = store.last_sequence(campaign_of_umpire.id)
+    url = f"/api/v1/units/{_squad(platoon, '2nd Squad')['id']}/?as_of={point}"
+    first = umpire_api.get(url)
+    again = umpire_api.get(url)
+    assert first.status_code == again.status_code == 200
+    assert (
+        again["Cache-Control"] == first["Cache-Control"] == ("private, max-age=31536000, immutable")
+    )
+
+
+def test_the_links_of_a_kept_page_name_the_host_asked(platoon, umpire_api):
+    url = f"/api/v1/forces/{platoon['id']}/troopers/?limit=2"
+    here = umpire_api.get(url, Host="localhost").json()
+    there = umpire_api.get(url, Host="testserver").json()
+    assert here["next"].startswith("http://localhost/")
+    assert there["next"].startswith("http://testserver/")
