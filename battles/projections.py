@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from battles.models import Battle, BattleLogEntry, BattleSide, Participant
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Read, Rows, register
 from eventlog.store import StoredEvent
+from rosters.models import Unit
 from rosters.projections import trooper_name, trooper_names, unit_name
 from rosters.wording import label
 
@@ -67,6 +69,13 @@ def battle_name(rows: Rows, battle_id: Any, missing: str = "the battle") -> str:
     return battle["name"] if battle else missing
 
 
+def _battle_and_committed_units(event: StoredEvent) -> Iterator[Read]:
+    """What committing units reads: the battle and every unit's name, a table at a time, so
+    that committing a company costs what committing a squad does (ADR 20)."""
+    yield Battle, event.payload["battle_id"]
+    yield from ((Unit, unit["unit_id"]) for unit in event.payload["units"])
+
+
 @register
 class BattleProjection(Projection):
     name = "battles"
@@ -116,7 +125,7 @@ class BattleProjection(Projection):
         sides = " and ".join(side["side"] for side in p["sides"])
         log(rows, event, f"{p['name']} planned for day {p['day']} between {sides}.")
 
-    @Projection.handles("battles.UnitsCommitted")
+    @Projection.handles("battles.UnitsCommitted", reads=_battle_and_committed_units)
     def committed(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         rows.update(Battle, p["battle_id"], status=Battle.Status.COMMITTED.value)

@@ -11,13 +11,13 @@ only names from these rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Read, Rows, register
 from eventlog.store import StoredEvent
 from rosters.in_battle import battle_name, trooper_name
-from rosters.models import Trooper, Unit, Vehicle
+from rosters.models import RosterBattle, Trooper, Unit, Vehicle
 from rosters.projections import service_record, unit_history
 from rosters.vocabulary import TrooperStatus, UnitStatus, VehicleState
 from rosters.wording import (
@@ -364,6 +364,71 @@ def _squad_formed(rows: Rows, event: StoredEvent, squad: dict[str, Any], pool: s
     )
 
 
+# --- What the steps read --------------------------------------------------------------------------
+# Named so that the rows of a whole after-action (every unit that lost men, its losses, its
+# vehicles) load in one query per table, whatever the force's size (``Projection.handles``,
+# ``reads``; ADR 20). The battle log's projection of the same events reads the same rows.
+
+
+def _unit_in_battle(event: StoredEvent) -> Iterator[Read]:
+    yield Unit, event.payload["unit_id"]
+    yield RosterBattle, event.payload["battle_id"]
+
+
+def losses_read(event: StoredEvent) -> Iterator[Read]:
+    """A unit's losses as the umpire names them: the unit, its men and vehicles hit."""
+    p = event.payload
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, loss["trooper_id"]) for loss in p["troopers"])
+    yield from ((Vehicle, hit["vehicle_id"]) for hit in p["vehicles"])
+
+
+def replacements_read(event: StoredEvent) -> Iterator[Read]:
+    """A unit's replacements roll (FaD p.66 step 1): the unit and the losses it counts out."""
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, lost["trooper_id"]) for lost in event.payload["lost"])
+
+
+def vehicle_replacement_read(event: StoredEvent) -> Iterator[Read]:
+    """A vehicle's replacement roll (step 2): the vehicle, its unit and any crew lost on it."""
+    yield Vehicle, event.payload["vehicle_id"]
+    yield from _unit_in_battle(event)
+    yield from ((Trooper, lost["trooper_id"]) for lost in event.payload.get("lost", ()))
+
+
+def rating_loss_read(event: StoredEvent) -> Iterator[Read]:
+    """A unit's quality or resolve loss roll (steps 3 and 4)."""
+    yield from _unit_in_battle(event)
+
+
+_PURCHASE_READS: dict[str, tuple[tuple[Any, str], ...]] = {
+    "quality_step": ((Unit, "target"),),
+    "resolve_step": ((Unit, "target"),),
+    "personality": ((Unit, "target"),),
+    "trait": ((Unit, "target"),),
+    "repair_vehicle": ((Vehicle, "target"),),
+    "replace_vehicle": ((Vehicle, "target"),),
+    "return_lone_figure": ((Trooper, "trooper_id"),),
+    "squad_leader_step": ((Trooper, "trooper_id"),),
+}
+
+
+def purchases_read(event: StoredEvent) -> Iterator[Read]:
+    """Campaign points spent: what each purchase is for."""
+    yield RosterBattle, event.payload["battle_id"]
+    for bought in event.payload["purchases"]:
+        for model, key in _PURCHASE_READS.get(bought["kind"], ()):
+            if bought.get(key):
+                yield model, bought[key]
+
+
+def reinforcements_read(event: StoredEvent) -> Iterator[Read]:
+    """The reinforcement pool: the units it fills. The men who join them, and a new squad, are
+    enlisted and raised just before it in the same append, and so already in hand."""
+    yield RosterBattle, event.payload["battle_id"]
+    yield from ((Unit, placed["unit_id"]) for placed in event.payload["units"])
+
+
 # --- The projection -------------------------------------------------------------------------------
 
 
@@ -378,7 +443,7 @@ class FadAfterActionProjection(Projection):
     # 6: replacements and reinforcements are enlisted on their own streams, naming the battle
     version = 6
 
-    @Projection.handles("battles.FadLossesRecorded")
+    @Projection.handles("battles.FadLossesRecorded", reads=losses_read)
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:
@@ -402,7 +467,7 @@ class FadAfterActionProjection(Projection):
             battle_id=p["battle_id"],
         )
 
-    @Projection.handles("battles.FadInfantryReplacementsRolled")
+    @Projection.handles("battles.FadInfantryReplacementsRolled", reads=replacements_read)
     def infantry_replaced(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
@@ -432,7 +497,7 @@ class FadAfterActionProjection(Projection):
         if p.get("removed"):
             _unit_removed(rows, event, unit, battle)
 
-    @Projection.handles("battles.FadVehicleReplacementRolled")
+    @Projection.handles("battles.FadVehicleReplacementRolled", reads=vehicle_replacement_read)
     def vehicle_replaced(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         vehicle = rows.get(Vehicle, p["vehicle_id"])
@@ -454,15 +519,15 @@ class FadAfterActionProjection(Projection):
             dice=p["dice"],
         )
 
-    @Projection.handles("battles.FadQualityLossRolled")
+    @Projection.handles("battles.FadQualityLossRolled", reads=rating_loss_read)
     def quality_loss(rows: Rows, event: StoredEvent) -> None:
         _rating_lost(rows, event, "quality", fad_quality_loss)
 
-    @Projection.handles("battles.FadResolveLossRolled")
+    @Projection.handles("battles.FadResolveLossRolled", reads=rating_loss_read)
     def resolve_loss(rows: Rows, event: StoredEvent) -> None:
         _rating_lost(rows, event, "resolve", fad_resolve_loss)
 
-    @Projection.handles("battles.FadCampaignPointsSpent")
+    @Projection.handles("battles.FadCampaignPointsSpent", reads=purchases_read)
     def points_spent(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         battle = battle_name(rows, p["battle_id"])
@@ -471,7 +536,7 @@ class FadAfterActionProjection(Projection):
             if told is not None:
                 told(rows, event, bought, f"{_cost(bought['cost'])} after {battle}", part)
 
-    @Projection.handles("battles.FadReinforcementsRolled")
+    @Projection.handles("battles.FadReinforcementsRolled", reads=reinforcements_read)
     def reinforcements_rolled(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         extra = f" + {p['extra_dice']} bought" if p["extra_dice"] else ""

@@ -20,6 +20,7 @@ unit disintegrating and being lost for the rest of the campaign".
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,7 +29,7 @@ from pydantic import Field
 from eventlog import commands
 from eventlog.commands import Command, CommandContext, Decision, Params
 from eventlog.errors import CommandError, NotFound
-from eventlog.projections import Projection, Rows, register
+from eventlog.projections import Projection, Read, Rows, register
 from eventlog.store import StoredEvent
 from rosters import events
 from rosters.adjustments import campaign_of, require_reason
@@ -206,13 +207,18 @@ def _disintegration_summary(rows: Rows, p: dict[str, Any]) -> str:
     )
 
 
+def _units_supplied(event: StoredEvent) -> Iterator[Read]:
+    """A force's supplies reach every unit of it: its units load in one query (ADR 20)."""
+    yield from ((Unit, unit_id) for unit_id in event.payload["unit_ids"])
+
+
 @register
 class FitnessProjection(Projection):
     """Units' supplies and the units lost by disintegrating (rows of the rosters projection)."""
 
     name = "rosters.fitness"
 
-    @Projection.handles("rosters.SuppliesSet")
+    @Projection.handles("rosters.SuppliesSet", reads=_units_supplied)
     def supplies_set(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         words = "supplied again" if p["supplied"] else "short of supplies"

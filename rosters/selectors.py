@@ -37,7 +37,7 @@ class RosterView(Protocol):
     def trooper(self, trooper_id: Any) -> Row | None: ...
     def vehicle(self, vehicle_id: Any) -> Row | None: ...
     def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]: ...
-    def service_record(self, trooper_id: Any) -> list[Row]: ...
+    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]: ...
 
 
 def _rows(queryset) -> list[Row]:
@@ -86,8 +86,9 @@ class CurrentRoster:
         entries = UnitHistoryEntry.objects.filter(unit_id=unit_id, sequence__gt=after)
         return _rows(entries.order_by("sequence", "key"))
 
-    def service_record(self, trooper_id: Any) -> list[Row]:
-        return _rows(TrooperRecordEntry.objects.filter(trooper_id=trooper_id).order_by("sequence"))
+    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
+        entries = TrooperRecordEntry.objects.filter(trooper_id=trooper_id, sequence__gt=after)
+        return _rows(entries.order_by("sequence", "key"))
 
 
 class _RosterAsOf:
@@ -148,8 +149,10 @@ class FoldedRoster(_RosterAsOf):
         later = [entry for entry in entries if entry["sequence"] > after]
         return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
 
-    def service_record(self, trooper_id: Any) -> list[Row]:
-        return self._ordered(TrooperRecordEntry, "sequence", trooper_id=trooper_id)
+    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
+        entries = self.rows.find(TrooperRecordEntry, trooper_id=trooper_id)
+        later = [entry for entry in entries if entry["sequence"] > after]
+        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
 
 
 class TemporalRoster(_RosterAsOf):
@@ -195,11 +198,13 @@ class TemporalRoster(_RosterAsOf):
         )
         return _rows(entries.order_by("sequence", "key"))
 
-    def service_record(self, trooper_id: Any) -> list[Row]:
+    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
         if not self._lines_still_stand():
-            return self._fold().service_record(trooper_id)
-        entries = TrooperRecordEntry.objects.filter(trooper_id=trooper_id, sequence__lte=self.upto)
-        return _rows(entries.order_by("sequence"))
+            return self._fold().service_record(trooper_id, after=after)
+        entries = TrooperRecordEntry.objects.filter(
+            trooper_id=trooper_id, sequence__gt=after, sequence__lte=self.upto
+        )
+        return _rows(entries.order_by("sequence", "key"))
 
 
 # --- Where to read from --------------------------------------------------------------------------

@@ -25,6 +25,12 @@ from battles.after_action.fad_events import (
 from battles.projections import battle_name, dice_text, log, unit_name
 from eventlog.projections import Projection, Rows, register
 from eventlog.store import StoredEvent
+from rosters.after_action_fad import (
+    losses_read,
+    rating_loss_read,
+    replacements_read,
+    vehicle_replacement_read,
+)
 from rosters.models import Force, Trooper, Unit, Vehicle
 from rosters.wording import (
     fad_infantry_replacements,
@@ -64,7 +70,7 @@ class FadAfterActionProjection(Projection):
     # 3: losses say what caused them; 4: losses from battle reports
     version = 4
 
-    @Projection.handles(LOSSES_RECORDED)
+    @Projection.handles(LOSSES_RECORDED, reads=losses_read)
     def losses_recorded(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
@@ -76,7 +82,7 @@ class FadAfterActionProjection(Projection):
         cause = _LOSS_CAUSES[p.get("cause", "named")]
         log(rows, event, f"{unit['name']}, {cause}: {'; '.join(fates)}.")
 
-    @Projection.handles(INFANTRY_REPLACED)
+    @Projection.handles(INFANTRY_REPLACED, reads=replacements_read)
     def infantry_replaced(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         unit = rows.get(Unit, p["unit_id"])
@@ -87,7 +93,7 @@ class FadAfterActionProjection(Projection):
         summary = fad_infantry_replacements(p, battle_name(rows, p["battle_id"]), names)
         log(rows, event, f"{unit['name']}: {summary}{dice_text(p['dice'])}")
 
-    @Projection.handles(VEHICLE_REPLACED)
+    @Projection.handles(VEHICLE_REPLACED, reads=vehicle_replacement_read)
     def vehicle_replaced(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         vehicle = rows.get(Vehicle, p["vehicle_id"])
@@ -97,7 +103,7 @@ class FadAfterActionProjection(Projection):
         summary = fad_vehicle_replacement(p, battle, vehicle["name"])
         log(rows, event, summary + dice_text(p["dice"]))
 
-    @Projection.handles(QUALITY_LOSS)
+    @Projection.handles(QUALITY_LOSS, reads=rating_loss_read)
     def quality_loss(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:
@@ -105,7 +111,7 @@ class FadAfterActionProjection(Projection):
         summary = fad_quality_loss(p, battle_name(rows, p["battle_id"]))
         log(rows, event, f"{unit_name(rows, p['unit_id'])}: {summary}{dice_text(p['dice'])}")
 
-    @Projection.handles(RESOLVE_LOSS)
+    @Projection.handles(RESOLVE_LOSS, reads=rating_loss_read)
     def resolve_loss(rows: Rows, event: StoredEvent) -> None:
         p = event.payload
         if rows.get(Unit, p["unit_id"]) is None:

@@ -281,7 +281,14 @@ class TrooperDetailSerializer(TrooperSerializer):
 
     unit_name = serializers.CharField(allow_null=True)
     service_record = ServiceRecordEntrySerializer(
-        many=True, help_text="Oldest first; what the umpire hid is left out until revealed."
+        many=True,
+        help_text="Oldest first, its first 100 lines (the rest: service_record_next); what the "
+        "umpire hid is left out until revealed.",
+    )
+    service_record_next = serializers.URLField(
+        allow_null=True,
+        help_text="The page of the service record after these lines "
+        "(GET /troopers/{id}/service-record/), or null when they are all of it.",
     )
 
 

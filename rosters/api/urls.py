@@ -33,6 +33,11 @@ urlpatterns = [
     path("units/<uuid:unit_id>/", views.UnitDetailApi.as_view(), name="unit-detail"),
     path("units/<uuid:unit_id>/history/", views.UnitHistoryApi.as_view(), name="unit-history"),
     path("troopers/<uuid:trooper_id>/", views.TrooperDetailApi.as_view(), name="trooper-detail"),
+    path(
+        "troopers/<uuid:trooper_id>/service-record/",
+        views.TrooperServiceRecordApi.as_view(),
+        name="trooper-service-record",
+    ),
     path("vehicles/<uuid:vehicle_id>/", views.VehicleDetailApi.as_view(), name="vehicle-detail"),
     path(
         "forces/<uuid:force_id>/supplies/",

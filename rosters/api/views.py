@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiTypes,
@@ -336,9 +337,14 @@ class UnitHistoryApi(RosterEntityApi):
         return history_page(request, lines, limit=limit)
 
 
+# How many lines of his service record a trooper's detail carries; the rest is a page away.
+SERVICE_RECORD_IN_DETAIL = PAGE_DEFAULT
+
+
 @extend_schema_view(get=_reads(schemas.TrooperDetailSerializer))
 class TrooperDetailApi(RosterEntityApi):
-    """A trooper with their service record (what the umpire hid left out until its reveal)."""
+    """A trooper with their service record (what the umpire hid left out until its reveal): its
+    first lines, and the link to the rest (``service_record_next``) if there is more."""
 
     kind, lookup = "trooper", "trooper"
 
@@ -346,7 +352,36 @@ class TrooperDetailApi(RosterEntityApi):
         self, request: Request, view: selectors.RosterView, row: dict[str, Any], judge: Judge
     ) -> Any:
         detail = selectors.trooper_detail(view, row)
-        return {**detail, "service_record": judge.shown(detail["service_record"])}
+        lines = judge.shown(detail["service_record"])
+        first = lines[:SERVICE_RECORD_IN_DETAIL]
+        following = None
+        if len(lines) > len(first):
+            query = request.query_params.copy()
+            query["after"] = str(first[-1]["sequence"])
+            query["limit"] = str(SERVICE_RECORD_IN_DETAIL)
+            following = request.build_absolute_uri(
+                reverse("trooper-service-record", args=[row["id"]]) + "?" + query.urlencode()
+            )
+        return {**detail, "service_record": first, "service_record_next": following}
+
+
+@extend_schema_view(
+    get=_reads(sequence_page_of(schemas.ServiceRecordEntrySerializer), *SEQUENCE_PAGE_PARAMETERS)
+)
+class TrooperServiceRecordApi(RosterEntityApi):
+    """A trooper's service record, oldest first, a page at a time; what the umpire hid is left
+    out until its reveal (and in views as of a point before it). The cursor is the campaign
+    sequence of the event a line tells (``after=``)."""
+
+    kind, lookup = "trooper", "trooper"
+
+    def present(
+        self, request: Request, view: selectors.RosterView, row: dict[str, Any], judge: Judge
+    ) -> Any:
+        after = int_param(request, "after", 0, low=0, high=2**62)
+        limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
+        lines = judge.shown(view.service_record(row["id"], after=after))
+        return event_lines_page(request, lines, limit=limit)
 
 
 @extend_schema_view(get=_reads(schemas.VehicleSerializer))
