@@ -19,6 +19,7 @@ Runs on whichever database is configured (``DATABASE_URL``), in a scratch databa
 the run and dropped afterwards.
 
     python -m bench.scale [--sizes 1000,10000] [--repeats 15] [--seconds 5] [--workers 3] [--keep]
+    python -m bench.scale --grow CAMPAIGN --sizes 1000000   # a kept campaign, grown by notes
 """
 
 from __future__ import annotations
@@ -390,6 +391,8 @@ def build(size: int, umpire: Any) -> Built:
 
 
 def append_lines(built: Built, raw: Raw) -> list[Line]:
+    if not built.commands:
+        return []  # grown by notes (--grow): its commands were timed in the run that built it
     times = [seconds for seconds, _ in built.commands]
     counts = [max(1, events) for _, events in built.commands]
     # The baseline writes as many rows per transaction as each command appended (a sample of
@@ -710,6 +713,12 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep the scratch database (to measure again later)"
     )
+    parser.add_argument(
+        "--grow",
+        metavar="CAMPAIGN",
+        help="reuse the kept scratch database: grow this campaign of it to the (one) size asked "
+        "with journal notes, and measure it",
+    )
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     # A log line per command and per request would drown the figures (and slow the build).
@@ -724,7 +733,7 @@ def main() -> None:
         if connection.vendor == "sqlite"
         else f"{original}_bench_scale"
     )
-    scratch = creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    scratch = creation.create_test_db(verbosity=0, autoclobber=True, keepdb=bool(args.grow))
     raw = Raw()
     started = time.perf_counter()
     try:
@@ -732,7 +741,7 @@ def main() -> None:
         token = token_issue(user=umpire, name="bench").secret
         print(f"Scale benchmark on {connection.vendor} ({scratch}), scratch database")
         for size in sizes:
-            built = build(size, umpire)
+            built = grow(uuid.UUID(args.grow), size, umpire) if args.grow else build(size, umpire)
             unit = _first_blue_squad(built)
             print(
                 f"\n{built.size:,} events ({size:,} asked): {len(built.battles)} battles "
@@ -753,6 +762,29 @@ def main() -> None:
             print(f"Scratch database kept: {scratch}")
         else:
             creation.destroy_test_db(original, verbosity=0)
+
+
+def grow(campaign_id: uuid.UUID, size: int, umpire: Any) -> Built:
+    """A campaign built by an earlier run, grown to ``size`` events by journal notes a hundred
+    to an append: its battles, losses and roster changes all lie in the log's first part."""
+    started = time.perf_counter()
+    campaign = Campaign.objects.get(pk=campaign_id)
+    sequence = store.last_sequence(campaign_id)
+    notes = 0
+    while sequence < size:
+        count = min(FILLER_BATCH, size - sequence)
+        note_batch(campaign, umpire, notes, count)
+        notes += count
+        sequence += count
+    blue, red = (Force.objects.get(campaign_id=campaign_id, side=side) for side in ("Blue", "Red"))
+    return Built(
+        campaign=Campaign.objects.get(pk=campaign_id),
+        size=store.last_sequence(campaign_id),
+        seconds=time.perf_counter() - started,
+        battles=list(Battle.objects.filter(campaign_id=campaign_id).order_by("planned_sequence")),
+        skipped_battles=0,
+        imported_at=max(blue.raised_sequence, red.raised_sequence),
+    )
 
 
 def _first_blue_squad(built: Built) -> Unit:
