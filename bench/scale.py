@@ -90,6 +90,7 @@ FILLER_BATCH = 100
 # and a unit as of a battle at >= 0.7 of /healthz's throughput at 32 clients, the roster >= 0.5.
 LATE_AS_OF_MS = 50.0
 LATE_AS_OF_VS_NOW = 3.0
+WORKER_MEMORY_MIB = 300.0  # ... with the web worker's memory under 300 MB
 THROUGHPUT_TARGETS = {"unit": 0.7, "unit as of battle": 0.7, "force roster": 0.5}
 NOTES = (
     "Patrol back at 0400; nothing moving on the ridge road.",
@@ -686,10 +687,30 @@ def load_points(
                 f"  /healthz ({before:,.0f} before, {after:,.0f} after)", health, health,
                 unit="req/s",
             ))  # fmt: skip
+        workers_peak = max(peak_mib(pid) for pid in children(server.pid))
+        verdict = "ok" if workers_peak < WORKER_MEMORY_MIB else "ABOVE"
+        lines.append(Line(
+            "  a web worker's peak RSS", workers_peak, WORKER_MEMORY_MIB, unit="MiB",
+            target=f"< {WORKER_MEMORY_MIB:.0f} MiB", verdict=verdict,
+        ))  # fmt: skip
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
     return lines
+
+
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as found:
+        return [int(child) for child in found.read().split()]
+
+
+def peak_mib(pid: int) -> float:
+    """A live process's peak resident memory (VmHWM), in MiB."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
 
 
 # --- Running it ----------------------------------------------------------------------------------

@@ -21,15 +21,20 @@ import hashlib
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.middleware.gzip import GZipMiddleware
+from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
+from django.utils.text import compress_string
 
 from eventlog.caching import pinned_sequence
 
 API_PREFIX = "/api/v1/"
 PINNED_CACHE_CONTROL = "private, max-age=31536000, immutable"
 REVALIDATE_CACHE_CONTROL = "private, no-cache"
+# Set on the response of a kept read (eventlog.api.read_cache): its body's digest, and its
+# gzip as it was compressed when it was kept.
+KEPT_DIGEST = "muster_kept_digest"
+KEPT_GZIP = "muster_kept_gzip"
 
 
 def _is_api_read(request: HttpRequest) -> bool:
@@ -54,7 +59,11 @@ class ApiConditionalGetMiddleware:
         if response.streaming or response.status_code != 200:
             return response
         assert isinstance(response, HttpResponse)
-        response["ETag"] = quote_etag(hashlib.sha256(response.content).hexdigest())
+        # A read kept under its log position (ADR 27) brings the digest it was kept with.
+        digest = (
+            getattr(response, KEPT_DIGEST, None) or hashlib.sha256(response.content).hexdigest()
+        )
+        response["ETag"] = quote_etag(digest)
         return (
             get_conditional_response(request, etag=response["ETag"], response=response) or response
         )
@@ -70,4 +79,28 @@ class ApiJsonGZipMiddleware(GZipMiddleware):
         content_type = response.get("Content-Type", "")
         if not _is_api_read(request) or not content_type.startswith("application/json"):
             return response
-        return super().process_response(request, response)
+        kept = getattr(response, KEPT_GZIP, None)
+        if kept is None:
+            return super().process_response(request, response)
+        # A kept read (ADR 27) was compressed, with its random padding, when it was kept: the
+        # same answer is sent as it was compressed then, as Django's middleware would send it.
+        assert isinstance(response, HttpResponse)
+        patch_vary_headers(response, ("Accept-Encoding",))
+        if not re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            return response
+        response.content = kept
+        response.headers["Content-Length"] = str(len(kept))
+        etag = response.get("ETag")
+        if etag and etag.startswith('"'):
+            response.headers["ETag"] = "W/" + etag
+        response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+def kept_gzip(content: bytes) -> bytes | None:
+    """``content`` compressed as ``ApiJsonGZipMiddleware`` would send it, or None where it would
+    send it as it is (too short to gain)."""
+    if len(content) < 200:
+        return None
+    compressed = compress_string(content, max_random_bytes=ApiJsonGZipMiddleware.max_random_bytes)
+    return compressed if len(compressed) < len(content) else None

@@ -27,6 +27,7 @@ from django.http import HttpResponse
 from django.template.response import SimpleTemplateResponse
 from rest_framework.request import Request
 
+from config.http_cache import KEPT_DIGEST, KEPT_GZIP, kept_gzip
 from eventlog import store
 from eventlog.caching import keep_pin, pinned_sequence
 
@@ -55,9 +56,12 @@ def kept_by_log_position(stream_of: Callable[[Any, dict[str, Any]], str]) -> Cal
             cache = caches[READS_CACHE]
             kept = cache.get(key)
             if kept is not None:
-                content, content_type, pinned = kept
+                content, content_type, pinned, digest, compressed = kept
                 keep_pin(request, pinned)
-                return HttpResponse(content, content_type=content_type)
+                response = HttpResponse(content, content_type=content_type)
+                setattr(response, KEPT_DIGEST, digest)
+                setattr(response, KEPT_GZIP, compressed)
+                return response
             response = get(view, request, *args, **kwargs)
             if response.status_code == 200 and isinstance(response, SimpleTemplateResponse):
                 response.add_post_render_callback(functools.partial(_keep, key, request))
@@ -76,10 +80,18 @@ def campaign_read(request: Request) -> uuid.UUID | None:
 
 
 def _keep(key: str, request: Request, response: SimpleTemplateResponse) -> None:
-    if len(response.content) <= LARGEST_KEPT:
-        caches[READS_CACHE].set(
-            key, (response.content, response["Content-Type"], pinned_sequence(request))
-        )
+    content = response.content
+    if len(content) > LARGEST_KEPT:
+        return
+    # What the middleware does to every answer (its ETag, its gzip) is done once, here.
+    kept = (
+        content,
+        response["Content-Type"],
+        pinned_sequence(request),
+        hashlib.sha256(content).hexdigest(),
+        kept_gzip(content),
+    )
+    caches[READS_CACHE].set(key, kept)
 
 
 def _key(request: Request, campaign_id: uuid.UUID, sequence: int) -> str:

@@ -4,6 +4,9 @@ after the request was authenticated."""
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -116,3 +119,22 @@ def test_the_links_of_a_kept_page_name_the_host_asked(platoon, umpire_api):
     there = umpire_api.get(url, Host="testserver").json()
     assert here["next"].startswith("http://localhost/")
     assert there["next"].startswith("http://testserver/")
+
+
+def test_a_kept_answer_is_sent_compressed_and_tagged_as_a_rendered_one(
+    platoon, umpire_api, django_assert_max_num_queries
+):
+    url = f"/api/v1/forces/{platoon['id']}/"
+    rendered = umpire_api.get(url, **{"Accept-Encoding": "gzip"})
+    with django_assert_max_num_queries(2):
+        kept = umpire_api.get(url, **{"Accept-Encoding": "gzip"})
+    assert rendered["Content-Encoding"] == kept["Content-Encoding"] == "gzip"
+    assert rendered["ETag"] == kept["ETag"]
+    assert kept["ETag"].startswith('W/"')
+    assert gzip.decompress(kept.content) == gzip.decompress(rendered.content)
+    assert json.loads(gzip.decompress(kept.content))["id"] == platoon["id"]
+    plain = umpire_api.get(url)
+    assert "Content-Encoding" not in plain
+    assert json.loads(plain.content) == json.loads(gzip.decompress(kept.content))
+    unchanged = umpire_api.get(url, **{"Accept-Encoding": "gzip", "If-None-Match": kept["ETag"]})
+    assert (unchanged.status_code, unchanged.content) == (304, b"")
