@@ -132,6 +132,14 @@ def _as_datetime(value: object) -> dt.datetime:
     return dt.datetime.fromisoformat(str(value)).replace(tzinfo=dt.UTC)
 
 
+_loads = json.loads
+
+
+def _parse(text: str) -> dt.datetime:
+    """A time as SQLite holds it (UTC, with no offset), as the driver's converter reads it."""
+    return dt.datetime.fromisoformat(text)
+
+
 def _as_json(value: object) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
@@ -153,6 +161,52 @@ def _row_to_event(row: Sequence[Any], *, upcast: bool = True) -> StoredEvent:
         job_id=_as_uuid(row[10]),
         recorded_at=_as_datetime(row[11]),
     )
+
+
+class _Decoder:
+    """:func:`_row_to_event` for the rows of one campaign's log, made for long reads: the events
+    of one append share their time, so it is parsed once for them and they share the one
+    ``datetime`` (as they did when appended), and every event shares the campaign's id."""
+
+    def __init__(self, campaign_id: uuid.UUID, *, upcast: bool) -> None:
+        self.campaign_id = _as_required_uuid(campaign_id)
+        self.upcast = upcast
+        self.recorded: tuple[object, dt.datetime] = (object(), dt.datetime.min)
+
+    def __call__(self, row: Sequence[Any]) -> StoredEvent:
+        raw_recorded_at = row[11]
+        last_raw, last = self.recorded
+        # The same text, or the same instant in the same zone: the same time in every way.
+        if raw_recorded_at == last_raw and getattr(raw_recorded_at, "tzinfo", None) is getattr(
+            last_raw, "tzinfo", None
+        ):
+            recorded_at = last
+        else:
+            recorded_at = _as_datetime(
+                raw_recorded_at if type(raw_recorded_at) is not str else _parse(raw_recorded_at)
+            )
+            self.recorded = (raw_recorded_at, recorded_at)
+        type_name, schema_version = row[5], row[6]
+        payload = row[7]
+        payload = _loads(payload) if type(payload) is str else _as_json(payload)
+        if self.upcast:
+            payload = catalogue.upcast(type_name, schema_version, payload)
+        metadata = row[8]
+        job_id = row[10]
+        return StoredEvent(
+            position=row[0],
+            campaign_id=self.campaign_id,
+            sequence=row[2],
+            stream=row[3],
+            version=row[4],
+            type=type_name,
+            schema_version=schema_version,
+            payload=payload,
+            metadata=_loads(metadata) if type(metadata) is str else _as_json(metadata),
+            idempotency_key=row[9],
+            job_id=None if job_id is None else _as_uuid(job_id),
+            recorded_at=recorded_at,
+        )
 
 
 AppendListener = Callable[[uuid.UUID, Sequence[StoredEvent]], None]
@@ -534,15 +588,24 @@ def read(
     if job_id is not None:
         clauses.append("job_id = %s")
         params.append(_uuid_param(job_id))
-    sql = f"SELECT {_COLUMNS} FROM eventlog_event WHERE {' AND '.join(clauses)} ORDER BY sequence"
+    # On SQLite ``+recorded_at`` (the same text) has no declared type, so the driver leaves it
+    # to the decoder, which parses each append's time once rather than once per event.
+    columns = _COLUMNS if _is_postgres() else _COLUMNS.replace("recorded_at", "+recorded_at")
+    sql = f"SELECT {columns} FROM eventlog_event WHERE {' AND '.join(clauses)} ORDER BY sequence"
     if limit is not None:
         sql += " LIMIT %s"
         params.append(limit)
-    with connection.cursor() as cursor:
+    # A read of a stretch of the log (a fold's) comes from a server-side cursor on PostgreSQL,
+    # a chunk at a time, rather than whole into memory as the driver's plain cursor would.
+    # SQLite's cursor steps through its rows anyway. A read of one stream, key or job is short:
+    # a plain cursor spares it the round trips of declaring and closing one.
+    whole = stream is None and idempotency_key is None and job_id is None and limit is None
+    with connection.chunked_cursor() if whole else connection.cursor() as cursor:
         cursor.execute(sql, params)
+        decode = _Decoder(campaign_id, upcast=upcast)
         while rows := cursor.fetchmany(_READ_CHUNK):
             for row in rows:
-                yield _row_to_event(row, upcast=upcast)
+                yield decode(row)
 
 
 def read_sequences(campaign_id: uuid.UUID, sequences: Iterable[int]) -> list[StoredEvent]:
