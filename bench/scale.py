@@ -9,15 +9,16 @@ same database in the same run:
 - append latency: the median command, against ``executemany`` of as many event-shaped rows;
 - reads through the API (Django's test client): a unit now, as of an early and a late point
   (``?as_of=``), a page of its history, against an indexed lookup on the same tables;
-- ``manage.py rebuild_projections`` for the campaign in a subprocess, its time and peak memory,
-  against a subprocess reading the campaign's events with the raw driver;
+- ``manage.py rebuild_projections`` and ``manage.py export_campaign`` for the campaign, each in a
+  subprocess, their time and peak memory, against a subprocess reading the campaign's events with
+  the raw driver;
 - throughput under gunicorn (locust, headless) at 1, 8 and 32 clients for the force roster, a
   unit and a unit as of a battle, as a share of ``/healthz`` in the same run.
 
 Runs on whichever database is configured (``DATABASE_URL``), in a scratch database created for
 the run and dropped afterwards.
 
-    python -m bench.scale [--sizes 1000,10000] [--repeats 15] [--seconds 5] [--workers 3]
+    python -m bench.scale [--sizes 1000,10000] [--repeats 15] [--seconds 5] [--workers 3] [--keep]
 """
 
 from __future__ import annotations
@@ -531,9 +532,16 @@ def rebuild_lines(built: Built) -> list[Line]:
          "--no-progress"],
         env,
     )  # fmt: skip
+    export_seconds, export_peak = measured_child(
+        ["manage.py", "export_campaign", str(built.campaign.id), "--output", os.devnull,
+         "--no-progress"],
+        env,
+    )  # fmt: skip
     return [
         Line("rebuild_projections (subprocess)", seconds, raw_seconds, unit="s"),
         Line("  its peak RSS", peak, raw_peak, unit="MiB"),
+        Line("export_campaign (subprocess)", export_seconds, raw_seconds, unit="s"),
+        Line("  its peak RSS", export_peak, raw_peak, unit="MiB"),
     ]
 
 
@@ -644,6 +652,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5, help="seconds of load per point")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--no-load", action="store_true", help="skip the gunicorn throughput")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the scratch database (to measure again later)"
+    )
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     # A log line per command and per request would drown the figures (and slow the build).
@@ -671,7 +682,7 @@ def main() -> None:
             print(
                 f"\n{built.size:,} events ({size:,} asked): {len(built.battles)} battles "
                 f"({built.skipped_battles} refused), {len(built.commands):,} commands, "
-                f"built in {built.seconds:,.0f} s"
+                f"built in {built.seconds:,.0f} s; campaign {built.campaign.id}"
             )
             print(f"  {'':44} {'Muster':>10} {'baseline':>10} {'':5} {'ratio':>8}  target")
             show(append_lines(built, raw))
@@ -683,7 +694,10 @@ def main() -> None:
     finally:
         raw.close()
         connection.close()
-        creation.destroy_test_db(original, verbosity=0)
+        if args.keep:
+            print(f"Scratch database kept: {scratch}")
+        else:
+            creation.destroy_test_db(original, verbosity=0)
 
 
 def _first_blue_squad(built: Built) -> Unit:
