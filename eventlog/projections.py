@@ -678,9 +678,9 @@ def _refold_at(campaign_id: uuid.UUID, sequence: int) -> None:
     the events voided so far. Rows of temporal tables that come out different get a version
     from the void on, exactly as :func:`rebuild` gives them."""
     projections = registered()
-    refolded = fold_events(
-        store.read(campaign_id, upto=sequence), projections, voided=voids(campaign_id, sequence)
-    )
+    # The fold as of the void, which leaves out what it voids: from the latest snapshot before
+    # the first event it changes, not from the start of the log, when there is one.
+    refolded = fold_as_of(campaign_id, sequence, projections, chunked=True)
     log = VersionLog(campaign_id)
     log.sequence = sequence
     log.replace(open_versions(campaign_id), refolded)
@@ -767,12 +767,15 @@ def fold_as_of(
     campaign_id: uuid.UUID,
     upto: int | None,
     projections: Sequence[Projection] | None = None,
+    *,
+    chunked: bool = False,
 ) -> MemoryRows:
     """The read models of a campaign as they stood after event ``upto`` (all events if None).
 
     Events voided by a void at or before ``upto`` are left out; a void that came later had not
     happened yet at that point. Starts from the latest cached snapshot it can trust, and caches
-    the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes.
+    the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes. ``chunked``: read
+    the log as :func:`store.read` does with it, for a caller in a transaction.
     """
     projections = list(projections or registered())
     key = snapshot_key(projections)
@@ -800,7 +803,7 @@ def fold_as_of(
     last_boundary = target - target % interval
     boundary: tuple[int, str] | None = None
     apply = _Dispatch(projections)
-    for event in store.read(campaign_id, after=start, upto=target):
+    for event in store.read(campaign_id, after=start, upto=target, chunked=chunked):
         apply(rows, event, voided)
         if event.sequence == last_boundary and trustworthy(last_boundary):
             boundary = (event.sequence, json.dumps(rows.tables))
@@ -844,7 +847,7 @@ def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = 
         RowVersion.objects.filter(campaign_id=campaign_id).delete()
         _delete_rows(campaign_id, projections)
         batch: list[StoredEvent] = []
-        for event in store.read(campaign_id):
+        for event in store.read(campaign_id, chunked=True):
             batch.append(event)
             if len(batch) >= REBUILD_BATCH:
                 apply_inline(campaign_id, batch)

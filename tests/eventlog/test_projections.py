@@ -77,6 +77,38 @@ def test_a_rebuild_reads_the_log_a_batch_at_a_time_and_writes_what_the_inline_pa
     assert projections.dump_rows(campaign.id) == inline
 
 
+def test_a_void_refolds_from_the_latest_snapshot_before_what_it_voids(
+    campaign, umpire, settings, monkeypatch
+):
+    """Not from the start of the log: a long campaign's voids would each fold all of it again."""
+    from eventlog.services import event_void
+
+    settings.MUSTER_SNAPSHOT_INTERVAL = 2
+    for text in ("Day 4: the river", "Day 5: resupply", "Day 6: the bridge"):
+        services.note_record(campaign=campaign, text=text, actor=umpire)
+    projections.fold_as_of(campaign.id, 6)  # an as-of read caches the state after event 6
+    reads: list[tuple[int, int]] = []
+    read = store.read
+
+    def recording(campaign_id, **options):
+        if options.get("upto") is not None and not options.get("types"):
+            reads.append((options.get("after", 0), options["upto"]))
+        return read(campaign_id, **options)
+
+    monkeypatch.setattr(store, "read", recording)
+    event_void(campaign_id=campaign.id, sequence=7, reason="No resupply", actor_id=umpire.pk)
+
+    void_at = store.last_sequence(campaign.id)
+    assert (6, void_at) in reads  # the refold: from the snapshot after 6, which 7 follows
+    assert (0, void_at) not in reads
+    notes = JournalNote.objects.filter(campaign_id=campaign.id).values_list("text", flat=True)
+    assert "Day 5: resupply" not in notes
+    assert "Day 6: the bridge" in notes
+    inline = projections.dump_rows(campaign.id)
+    projections.rebuild(campaign.id)
+    assert projections.dump_rows(campaign.id) == inline
+
+
 def test_rebuild_command_refuses_an_unknown_campaign():
     from django.core.management.base import CommandError
 
