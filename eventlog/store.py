@@ -38,6 +38,13 @@ _COLUMNS = (
     "idempotency_key, job_id, recorded_at"
 )
 
+# What :func:`read` selects, for its decoder: the campaign's id is the one asked for, so the
+# driver need not build it again for every row; on SQLite ``+recorded_at`` (the same text) has
+# no declared type, so the driver leaves it to the decoder too, which parses each append's time
+# once rather than once per event.
+_READ_COLUMNS_POSTGRES = _COLUMNS.replace("campaign_id", "NULL AS campaign_id")
+_READ_COLUMNS_SQLITE = _READ_COLUMNS_POSTGRES.replace("recorded_at", "+recorded_at")
+
 
 @dataclass(frozen=True, slots=True)
 class NewEvent:
@@ -619,9 +626,7 @@ def read(
     if job_id is not None:
         clauses.append("job_id = %s")
         params.append(_uuid_param(job_id))
-    # On SQLite ``+recorded_at`` (the same text) has no declared type, so the driver leaves it
-    # to the decoder, which parses each append's time once rather than once per event.
-    columns = _COLUMNS if _is_postgres() else _COLUMNS.replace("recorded_at", "+recorded_at")
+    columns = _READ_COLUMNS_POSTGRES if _is_postgres() else _READ_COLUMNS_SQLITE
     sql = f"SELECT {columns} FROM eventlog_event WHERE {' AND '.join(clauses)} ORDER BY sequence"
     if limit is not None:
         sql += " LIMIT %s"
