@@ -30,7 +30,7 @@ from campaigns.events import NoteRecorded  # noqa: E402
 from eventlog import commands, projections, store  # noqa: E402
 from eventlog.store import NewEvent  # noqa: E402
 
-TARGETS = {"append_one": 0.35, "command_one": 0.2, "append_batch": 0.5, "fold": 0.5}
+TARGETS = {"append_one": 0.35, "command_one": 0.2, "append_batch": 0.5, "fold": 0.8}
 PAYLOAD = {"text": "2nd Squad holds the ridge; two wounded, one stabilised.", "references": []}
 METADATA = {"actor_id": 1}
 

@@ -4,8 +4,9 @@ A projection is a set of fold steps, one per event type it handles. A step reads
 through a :class:`Rows` view and nothing else, so the same step serves three paths:
 
 - inline, in the append's transaction, over :class:`DatabaseRows` (rows load lazily and are written
-  back in bulk at the end of the append);
-- ``rebuild_projections``, over :class:`MemoryRows`, then bulk-inserted;
+  back in bulk at the end of the append); ``rebuild_projections`` runs the same path over the log
+  a batch of events at a time, so it holds a batch's rows, not the campaign's;
+- the refold at a void, over :class:`MemoryRows`, then written over the tables;
 - *as of* a sequence, over :class:`MemoryRows`, starting from a cached snapshot when there is one.
 
 Rows are plain dicts of JSON-native values keyed by the model's primary key, so a fold never
@@ -54,14 +55,29 @@ else:
 _ALREADY_NATIVE = frozenset({str, int, float, bool, type(None), list, dict})
 
 
+# The last id and the last time converted, with their text: a fold converts the campaign's id
+# and the time of an append's events over and over (the store hands them out as one object).
+_last_id: tuple[object, str] = (None, "")
+_last_time: tuple[object, str] = (None, "")
+
+
 def native(value: Any) -> Any:
     """The JSON-native form rows hold: ids and dates as strings."""
+    global _last_id, _last_time
     if type(value) in _ALREADY_NATIVE:
         return value
     if isinstance(value, uuid.UUID):
-        return str(value)
+        last = _last_id
+        if value is last[0]:
+            return last[1]
+        _last_id = (value, text := str(value))
+        return text
     if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
+        last = _last_time
+        if value is last[0]:
+            return last[1]
+        _last_time = (value, text := value.isoformat())
+        return text
     if isinstance(value, decimal.Decimal):
         return str(value)
     return value
@@ -143,9 +159,14 @@ class MemoryRows(Rows):
         return dict(row) if row is not None else None
 
     def put(self, model: Table, row: Row) -> None:
-        row = {name: native(value) for name, value in row.items()}
-        key = str(row[_pk_name(model)])
-        self._table(model)[key] = row
+        # native() inlined for the values already native: a fold puts a row or two per event.
+        row = {n: v if type(v) in _ALREADY_NATIVE else native(v) for n, v in row.items()}
+        meta = model._meta
+        key = str(row[meta.pk.attname])
+        table = self.tables.get(meta.label_lower)
+        if table is None:
+            table = self.tables[meta.label_lower] = {}
+        table[key] = row
         if self.log is not None:
             self.log.note(model, key, row)
 
@@ -657,9 +678,9 @@ def _refold_at(campaign_id: uuid.UUID, sequence: int) -> None:
     the events voided so far. Rows of temporal tables that come out different get a version
     from the void on, exactly as :func:`rebuild` gives them."""
     projections = registered()
-    refolded = fold_events(
-        store.read(campaign_id, upto=sequence), projections, voided=voids(campaign_id, sequence)
-    )
+    # The fold as of the void, which leaves out what it voids: from the latest snapshot before
+    # the first event it changes, not from the start of the log, when there is one.
+    refolded = fold_as_of(campaign_id, sequence, projections, chunked=True)
     log = VersionLog(campaign_id)
     log.sequence = sequence
     log.replace(open_versions(campaign_id), refolded)
@@ -686,25 +707,46 @@ def fold_events(
     voided: dict[int, StoredEvent] | None = None,
 ) -> MemoryRows:
     """Fold events into memory rows, from ``rows`` if given, leaving out voided events."""
-    projections = list(projections or registered())
+    apply = _Dispatch(list(projections or registered()))
     rows = rows if rows is not None else MemoryRows()
+    voided = voided or {}
     for event in events:
-        _apply(projections, rows, event, voided or {})
+        apply(rows, event, voided)
     return rows
 
 
-def _apply(
-    projections: Sequence[Projection],
-    rows: Rows,
-    event: StoredEvent,
-    voided: dict[int, StoredEvent],
-) -> None:
-    void = voided.get(event.sequence)
-    for projection in projections:
-        if void is None:
-            projection.apply(rows, event)
-        else:
-            projection.record_void(rows, event, void)
+class _Dispatch:
+    """Folds one event into rows through each projection in turn, as :meth:`Projection.apply`
+    (or :meth:`Projection.record_void`, for a voided event) would, with the steps for each
+    event type looked up once per type rather than once per event and projection: a fold of a
+    long log spends most of its time choosing steps otherwise."""
+
+    def __init__(self, projections: Sequence[Projection]) -> None:
+        self.projections = list(projections)
+        self.steps: dict[str, tuple[Callable[[Rows, StoredEvent], None], ...]] = {}
+
+    def _steps(self, type_name: str) -> tuple[Callable[[Rows, StoredEvent], None], ...]:
+        steps = []
+        for projection in self.projections:
+            if type(projection).apply is Projection.apply:
+                step = projection.steps.get(type_name)
+                if step is not None:
+                    steps.append(step)
+            else:  # a projection of its own kind decides per event
+                steps.append(projection.apply)
+        self.steps[type_name] = found = tuple(steps)
+        return found
+
+    def __call__(self, rows: Rows, event: StoredEvent, voided: dict[int, StoredEvent]) -> None:
+        if voided and (void := voided.get(event.sequence)) is not None:
+            for projection in self.projections:
+                projection.record_void(rows, event, void)
+            return
+        steps = self.steps.get(event.type)
+        if steps is None:
+            steps = self._steps(event.type)
+        for step in steps:
+            step(rows, event)
 
 
 def voids(campaign_id: uuid.UUID, upto: int | None = None) -> dict[int, StoredEvent]:
@@ -725,12 +767,15 @@ def fold_as_of(
     campaign_id: uuid.UUID,
     upto: int | None,
     projections: Sequence[Projection] | None = None,
+    *,
+    chunked: bool = False,
 ) -> MemoryRows:
     """The read models of a campaign as they stood after event ``upto`` (all events if None).
 
     Events voided by a void at or before ``upto`` are left out; a void that came later had not
     happened yet at that point. Starts from the latest cached snapshot it can trust, and caches
-    the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes.
+    the state at the last multiple of ``MUSTER_SNAPSHOT_INTERVAL`` it passes. ``chunked``: read
+    the log as :func:`store.read` does with it, for a caller in a transaction.
     """
     projections = list(projections or registered())
     key = snapshot_key(projections)
@@ -757,8 +802,9 @@ def fold_as_of(
     interval = settings.MUSTER_SNAPSHOT_INTERVAL
     last_boundary = target - target % interval
     boundary: tuple[int, str] | None = None
-    for event in store.read(campaign_id, after=start, upto=target):
-        _apply(projections, rows, event, voided)
+    apply = _Dispatch(projections)
+    for event in store.read(campaign_id, after=start, upto=target, chunked=chunked):
+        apply(rows, event, voided)
         if event.sequence == last_boundary and trustworthy(last_boundary):
             boundary = (event.sequence, json.dumps(rows.tables))
     if boundary is not None:
@@ -781,59 +827,53 @@ def campaign_ids() -> list[uuid.UUID]:
     return list(CampaignHead.objects.order_by("campaign_id").values_list("campaign_id", flat=True))
 
 
-def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None) -> MemoryRows:
+# Events a rebuild folds at a time: it holds the rows one batch touches, whatever the length of
+# the log, and writes them back before it reads the next batch.
+REBUILD_BATCH = 2000
+
+
+def rebuild(campaign_id: uuid.UUID, *, progress: Callable[[int], None] | None = None) -> None:
     """Drop a campaign's read-model rows and their versions, and fold them again from its log.
 
-    The versions are those the inline path wrote: the log is folded in order, each event over
-    the rows as they stood, and at each void the log up to it is folded again without the
-    events voided so far (as :func:`apply_inline` does), so a row's versions before a void keep
-    what was then believed. The rows that remain are those of the fold without every voided
-    event.
+    The log is folded as the inline path folded it when it was appended (:func:`apply_inline`),
+    a batch of ``REBUILD_BATCH`` events at a time streamed from the log, each over the rows the
+    batches before it left in the tables: so a row's versions are those the inline path wrote,
+    and at each void the log up to it is folded again without the events voided so far, so the
+    versions before a void keep what was then believed. The rows that remain are those of the
+    fold without every voided event.
     """
     projections = registered()
-    rows = MemoryRows()
-    log = rows.log = VersionLog(campaign_id)
-    known: dict[int, StoredEvent] = {}
     with transaction.atomic():
-        for event in store.read(campaign_id):
-            log.sequence = event.sequence
-            if event.type == VOIDED:
-                known[event.payload["sequence"]] = event
-                refolded = fold_events(
-                    store.read(campaign_id, upto=event.sequence), projections, voided=known
-                )
-                log.replace(_version_state(log), refolded)
-                rows.tables = refolded.tables
-            else:
-                _apply(projections, rows, event, known)
-            if progress is not None:
-                progress(1)
-        rows.log = None
         RowVersion.objects.filter(campaign_id=campaign_id).delete()
-        _replace_rows(campaign_id, projections, rows)
-        log.write(close_open=False)
-    return rows
+        _delete_rows(campaign_id, projections)
+        batch: list[StoredEvent] = []
+        for event in store.read(campaign_id, chunked=True):
+            batch.append(event)
+            if len(batch) >= REBUILD_BATCH:
+                apply_inline(campaign_id, batch)
+                if progress is not None:
+                    progress(len(batch))
+                batch = []
+        if batch:
+            apply_inline(campaign_id, batch)
+            if progress is not None:
+                progress(len(batch))
 
 
-def _version_state(log: VersionLog) -> dict[tuple[str, str], Row]:
-    """The temporal rows a version log leaves standing (their last change, if not a deletion)."""
-    return {
-        label_key: changes[-1][1]
-        for label_key, changes in log.changes.items()
-        if changes[-1][1] is not None
-    }
+def _delete_rows(campaign_id: uuid.UUID, projections: Sequence[Projection]) -> None:
+    for projection in projections:
+        for model in projection.models:
+            model._default_manager.filter(campaign_id=campaign_id).delete()
+    ProjectionSnapshot.objects.filter(campaign_id=campaign_id).delete()
 
 
 def _replace_rows(
     campaign_id: uuid.UUID, projections: Sequence[Projection], rows: MemoryRows
 ) -> None:
-    for projection in projections:
-        for model in projection.models:
-            model._default_manager.filter(campaign_id=campaign_id).delete()
+    _delete_rows(campaign_id, projections)
     for projection in projections:
         for model in projection.models:
             write_rows(model, rows.all(model), upsert=False)
-    ProjectionSnapshot.objects.filter(campaign_id=campaign_id).delete()
 
 
 def dump_rows(campaign_id: uuid.UUID | None = None) -> dict[str, list[Row]]:

@@ -47,6 +47,68 @@ def test_rebuilding_one_campaign_leaves_the_others_alone(campaign, umpire):
     assert projections.dump_rows(other.id)["campaigns.campaign"][0]["name"] == "Second front"
 
 
+def test_a_rebuild_reads_the_log_a_batch_at_a_time_and_writes_what_the_inline_path_wrote(
+    campaign, umpire, monkeypatch
+):
+    """However long the log, a rebuild holds one batch of its events (and the rows they touch),
+    not the log: here batches of two, with a void and the events after it in later batches."""
+    from eventlog.services import event_void
+
+    services.note_record(campaign=campaign, text="Day 4: the river", actor=umpire)
+    event_void(campaign_id=campaign.id, sequence=2, reason="Wrong day", actor_id=umpire.pk)
+    for text in ("Day 5: resupply", "Day 6: the bridge", "Day 7: relieved"):
+        services.note_record(campaign=campaign, text=text, actor=umpire)
+    inline = projections.dump_rows(campaign.id)
+    batches: list[list[int]] = []
+    apply_inline = projections.apply_inline
+
+    def recording(campaign_id, events):
+        batches.append([event.sequence for event in events])
+        apply_inline(campaign_id, events)
+
+    monkeypatch.setattr(projections, "REBUILD_BATCH", 2)
+    monkeypatch.setattr(projections, "apply_inline", recording)
+
+    call_command("rebuild_projections", "--campaign", str(campaign.id), "--no-progress")
+
+    last = store.last_sequence(campaign.id)
+    assert max(len(batch) for batch in batches) == 2
+    assert [s for batch in batches for s in batch] == list(range(1, last + 1))
+    assert projections.dump_rows(campaign.id) == inline
+
+
+def test_a_void_refolds_from_the_latest_snapshot_before_what_it_voids(
+    campaign, umpire, settings, monkeypatch
+):
+    """Not from the start of the log: a long campaign's voids would each fold all of it again."""
+    from eventlog.services import event_void
+
+    settings.MUSTER_SNAPSHOT_INTERVAL = 2
+    for text in ("Day 4: the river", "Day 5: resupply", "Day 6: the bridge"):
+        services.note_record(campaign=campaign, text=text, actor=umpire)
+    projections.fold_as_of(campaign.id, 6)  # an as-of read caches the state after event 6
+    reads: list[tuple[int, int]] = []
+    read = store.read
+
+    def recording(campaign_id, **options):
+        if options.get("upto") is not None and not options.get("types"):
+            reads.append((options.get("after", 0), options["upto"]))
+        return read(campaign_id, **options)
+
+    monkeypatch.setattr(store, "read", recording)
+    event_void(campaign_id=campaign.id, sequence=7, reason="No resupply", actor_id=umpire.pk)
+
+    void_at = store.last_sequence(campaign.id)
+    assert (6, void_at) in reads  # the refold: from the snapshot after 6, which 7 follows
+    assert (0, void_at) not in reads
+    notes = JournalNote.objects.filter(campaign_id=campaign.id).values_list("text", flat=True)
+    assert "Day 5: resupply" not in notes
+    assert "Day 6: the bridge" in notes
+    inline = projections.dump_rows(campaign.id)
+    projections.rebuild(campaign.id)
+    assert projections.dump_rows(campaign.id) == inline
+
+
 def test_rebuild_command_refuses_an_unknown_campaign():
     from django.core.management.base import CommandError
 
