@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, Protocol
 
 from eventlog import projections, store, versions
@@ -36,8 +36,33 @@ class RosterView(Protocol):
     def unit(self, unit_id: Any) -> Row | None: ...
     def trooper(self, trooper_id: Any) -> Row | None: ...
     def vehicle(self, vehicle_id: Any) -> Row | None: ...
-    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]: ...
-    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]: ...
+    def unit_history(
+        self, unit_id: Any, *, after: int = 0, limit: int | None = None
+    ) -> list[Row]: ...
+    def service_record(
+        self, trooper_id: Any, *, after: int = 0, limit: int | None = None
+    ) -> list[Row]: ...
+
+
+def lines_as_read(
+    read: Callable[..., list[Row]], entity_id: Any, *, after: int = 0, chunk: int = 200
+) -> Iterator[Row]:
+    """The lines ``read`` (a view's ``unit_history`` or ``service_record``) gives after
+    ``after``, read ``chunk`` at a time as they are consumed, so a page of a long history reads
+    about a page of it. A chunk that ends inside the lines of one event is cut before them, and
+    the next one starts at that event."""
+    while True:
+        rows = read(entity_id, after=after, limit=chunk)
+        if len(rows) < chunk:
+            yield from rows
+            return
+        last = rows[-1]["sequence"]
+        whole = [row for row in rows if row["sequence"] != last]
+        if not whole:  # one event told more lines than a chunk holds: read it whole
+            chunk *= 2
+            continue
+        yield from whole
+        after = whole[-1]["sequence"]
 
 
 def _rows(queryset) -> list[Row]:
@@ -82,13 +107,15 @@ class CurrentRoster:
     def vehicle(self, vehicle_id: Any) -> Row | None:
         return _one(Vehicle.objects.filter(campaign_id=self.campaign_id, id=vehicle_id))
 
-    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+    def unit_history(self, unit_id: Any, *, after: int = 0, limit: int | None = None) -> list[Row]:
         entries = UnitHistoryEntry.objects.filter(unit_id=unit_id, sequence__gt=after)
-        return _rows(entries.order_by("sequence", "key"))
+        return _rows(entries.order_by("sequence", "key")[:limit])
 
-    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
+    def service_record(
+        self, trooper_id: Any, *, after: int = 0, limit: int | None = None
+    ) -> list[Row]:
         entries = TrooperRecordEntry.objects.filter(trooper_id=trooper_id, sequence__gt=after)
-        return _rows(entries.order_by("sequence", "key"))
+        return _rows(entries.order_by("sequence", "key")[:limit])
 
 
 class _RosterAsOf:
@@ -144,15 +171,17 @@ class FoldedRoster(_RosterAsOf):
     def _row(self, model, pk: Any) -> Row | None:
         return self.rows.get(model, pk)
 
-    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+    def unit_history(self, unit_id: Any, *, after: int = 0, limit: int | None = None) -> list[Row]:
         entries = self.rows.find(UnitHistoryEntry, unit_id=unit_id)
         later = [entry for entry in entries if entry["sequence"] > after]
-        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
+        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))[:limit]
 
-    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
+    def service_record(
+        self, trooper_id: Any, *, after: int = 0, limit: int | None = None
+    ) -> list[Row]:
         entries = self.rows.find(TrooperRecordEntry, trooper_id=trooper_id)
         later = [entry for entry in entries if entry["sequence"] > after]
-        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))
+        return sorted(later, key=lambda entry: (entry["sequence"], entry["key"]))[:limit]
 
 
 class TemporalRoster(_RosterAsOf):
@@ -190,21 +219,23 @@ class TemporalRoster(_RosterAsOf):
             self._folded = FoldedRoster(self.campaign_id, self.upto)
         return self._folded
 
-    def unit_history(self, unit_id: Any, *, after: int = 0) -> list[Row]:
+    def unit_history(self, unit_id: Any, *, after: int = 0, limit: int | None = None) -> list[Row]:
         if not self._lines_still_stand():
-            return self._fold().unit_history(unit_id, after=after)
+            return self._fold().unit_history(unit_id, after=after, limit=limit)
         entries = UnitHistoryEntry.objects.filter(
             unit_id=unit_id, sequence__gt=after, sequence__lte=self.upto
         )
-        return _rows(entries.order_by("sequence", "key"))
+        return _rows(entries.order_by("sequence", "key")[:limit])
 
-    def service_record(self, trooper_id: Any, *, after: int = 0) -> list[Row]:
+    def service_record(
+        self, trooper_id: Any, *, after: int = 0, limit: int | None = None
+    ) -> list[Row]:
         if not self._lines_still_stand():
-            return self._fold().service_record(trooper_id, after=after)
+            return self._fold().service_record(trooper_id, after=after, limit=limit)
         entries = TrooperRecordEntry.objects.filter(
             trooper_id=trooper_id, sequence__gt=after, sequence__lte=self.upto
         )
-        return _rows(entries.order_by("sequence", "key"))
+        return _rows(entries.order_by("sequence", "key")[:limit])
 
 
 # --- Where to read from --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ histories and lists, and the umpire's adjustments."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,6 +308,16 @@ class UnitDetailApi(RosterEntityApi):
         return selectors.unit_detail(view, row)
 
 
+def _shown_lines(
+    read: Callable[..., list[dict[str, Any]]], entity_id: Any, judge: Judge, after: int, limit: int
+) -> Iterator[dict[str, Any]]:
+    """A history's lines after the cursor that the reader may see, read about a page at a time
+    (a page takes ``limit`` of them and the rest of the last event's)."""
+    for line in selectors.lines_as_read(read, entity_id, after=after, chunk=2 * limit + 1):
+        if judge.sees_row(line["sequence"], battle_id=line.get("battle_id")):
+            yield line
+
+
 def history_page(
     request: Request, lines: Iterable[dict[str, Any]], *, limit: int
 ) -> dict[str, Any]:
@@ -333,8 +343,9 @@ class UnitHistoryApi(RosterEntityApi):
     ) -> Any:
         after = int_param(request, "after", 0, low=0, high=2**62)
         limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-        lines = judge.shown(view.unit_history(row["id"], after=after))
-        return history_page(request, lines, limit=limit)
+        return history_page(
+            request, _shown_lines(view.unit_history, row["id"], judge, after, limit), limit=limit
+        )
 
 
 # How many lines of his service record a trooper's detail carries; the rest is a page away.
@@ -380,7 +391,7 @@ class TrooperServiceRecordApi(RosterEntityApi):
     ) -> Any:
         after = int_param(request, "after", 0, low=0, high=2**62)
         limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-        lines = judge.shown(view.service_record(row["id"], after=after))
+        lines = _shown_lines(view.service_record, row["id"], judge, after, limit)
         return event_lines_page(request, lines, limit=limit)
 
 
