@@ -14,6 +14,7 @@ folded from the log (docs/adr/0028-campaign-reads-as-of-without-snapshots.md).
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -61,10 +62,11 @@ def journal_notes_seen(campaign_id: uuid.UUID, judge: Judge) -> int:
 
 def history_as_of(
     campaign_id: uuid.UUID, sequence: int
-) -> QuerySet[CampaignHistoryEntry] | list[Row]:
+) -> QuerySet[CampaignHistoryEntry, Any] | list[Row]:
     """The campaign's history lines as they stood after event ``sequence``, in order."""
     if versions.lines_stand(campaign_id, sequence):
-        return history_list(campaign_id=campaign_id).filter(sequence__lte=sequence)
+        # Rows as the fold gives them: a history is long, and model instances cost more.
+        return history_list(campaign_id=campaign_id).filter(sequence__lte=sequence).values()
     folded = projections.fold_as_of(
         campaign_id, sequence, [projections.get(CampaignProjection.name)]
     )

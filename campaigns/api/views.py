@@ -4,11 +4,10 @@ history, and the dice tray."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
-from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -394,7 +393,7 @@ class CampaignHistoryApi(APIView):
         reader = reader_get(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
         pin_answer(request, campaign_id, as_of)
-        entries: QuerySet[CampaignHistoryEntry] | list[Row]
+        entries: Iterable[CampaignHistoryEntry | Row]
         if as_of is None:
             entries = selectors.history_list(campaign_id=campaign_id)
         else:
