@@ -8,7 +8,8 @@ they stood right after the event: a change of strength is caught whatever event 
 (casualties, treatment, casevac, recovery, transfers, replacements, returns from hospital).
 It reads the battles' and the rosters' rows, so it lives with battles, the app above both.
 Their rows are kept in memory and in the as-of snapshots (``eventlog.projections.fold_as_of``),
-not in tables of their own: a request folds only the events since the latest snapshot. The
+not in tables of their own: a request folds only the events since the latest snapshot, which
+saves it most of the fold (docs/adr/0028-campaign-reads-as-of-without-snapshots.md). The
 hospital list is read straight from the roster's trooper table.
 """
 
@@ -202,10 +203,23 @@ class ReviewProjection(Projection):
 
 REVIEW = ReviewProjection()
 
+# Projections the review folds without: their rows are read neither by the review nor by the
+# steps of the projections it folds (the campaign row, members, invitations, history, journal,
+# dice tray and battle reports). Left out, a request folds less, and the snapshot it starts
+# from does not carry every journal note and history line of the campaign, which grow with its
+# log; ``tests/rosters/test_review.py`` checks the review is that of the fold of every one.
+NOT_REVIEWED = frozenset({"campaigns", "journal", "battles.reports"})
+
+
+def reviewed_projections() -> list[Projection]:
+    """The projections the review folds over, then the review itself."""
+    return [*(p for p in projections.registered() if p.name not in NOT_REVIEWED), REVIEW]
+
 
 def review_rows(campaign_id: uuid.UUID) -> MemoryRows:
-    """The review fold of a campaign, now (every registered projection, then the review)."""
-    return projections.fold_as_of(campaign_id, None, [*projections.registered(), REVIEW])
+    """The review fold of a campaign, now: the roster and battle projections, then the review,
+    from the latest snapshot of that fold (``fold_as_of``)."""
+    return projections.fold_as_of(campaign_id, None, reviewed_projections())
 
 
 def _by_sequence(rows: list[Row]) -> list[Row]:

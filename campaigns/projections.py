@@ -82,6 +82,17 @@ def _invitation_answered(rows: Rows, event: StoredEvent, status: Invitation.Stat
     )
 
 
+# The only events whose steps write the Campaign row: the row as of a point is theirs folded
+# (``campaigns.as_of``), the rest of the log left aside. A step that comes to write the row for
+# another event must be named here; tests/campaigns/test_campaign_as_of.py checks it.
+CAMPAIGN_ROW_EVENTS = (
+    "campaigns.CampaignCreated",
+    "campaigns.OptionsChanged",
+    "campaigns.CalendarAdvanced",
+    "campaigns.DiceEpochClosed",
+)
+
+
 @register
 class CampaignProjection(Projection):
     """The campaign, its members, the invitations to join it, and its history.

@@ -239,6 +239,18 @@ class Judge:
         what it tells is hidden from the reader)."""
         return self.row(sequence, battle_id=battle_id) != Sight.NONE
 
+    def unseen_events(self) -> list[int]:
+        """The sequences of the events hidden from the reader (up to ``at``, as of it): those a
+        row without a battle is left out for. Few, as hidings are, and none for an umpire."""
+        if self.reader.is_umpire:
+            return []
+        return sorted(
+            sequence
+            for sequence, secret in self.secrets.by_sequence.items()
+            if (self.at is None or sequence <= self.at)
+            and not self.reader.sees_secret(secret, self.at)
+        )
+
     def shown(self, rows: Iterable[Mapping[str, Any]]) -> list[Any]:
         """Of rows about a force the reader sees whole (a unit's history, a trooper's service
         record, a unit's progression), those that tell nothing hidden from the reader: each

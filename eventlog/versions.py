@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import connection, models
 from django.db.models.expressions import RawSQL
 
+from eventlog import store
+from eventlog.events import VOIDED
 from eventlog.models import RowVersion
 from eventlog.projections import Row, native
 
@@ -79,3 +81,16 @@ def rows_as_of(
 def _key_order(key: str) -> tuple[int, Any]:
     # As eventlog.projections orders memory rows: numbers by value, other keys as text.
     return (0, int(key)) if key.isdigit() else (1, key)
+
+
+def lines_stand(campaign_id: uuid.UUID, sequence: int) -> bool:
+    """Whether the lines of append-only tables (histories, journal notes, service records)
+    written up to event ``sequence`` are still as they were then.
+
+    Such a line is written once, at the sequence of the event it tells, so as of N those tables
+    are their current lines up to N, unless a void after N took back an event at or before N:
+    the current lines have forgotten what that event wrote, and only a fold as of N knows it.
+    A void after N of a later event changes nothing up to N. One index range of the voids.
+    """
+    later = store.read(campaign_id, after=sequence, types=[VOIDED])
+    return all(void.payload["sequence"] > sequence for void in later)

@@ -18,7 +18,6 @@ from typing import Any, Protocol
 from eventlog import projections, store, versions
 from eventlog.command_input import as_of_sequence
 from eventlog.errors import CommandError, NotFound, StateConflict
-from eventlog.events import VOIDED
 from rosters.models import Force, Trooper, TrooperRecordEntry, Unit, UnitHistoryEntry, Vehicle
 from rosters.vocabulary import TrooperStatus, UnitKind
 from rules.sg2.scales import Fatigue
@@ -210,8 +209,7 @@ class TemporalRoster(_RosterAsOf):
         """Whether the history lines written up to the sequence are still as they were then:
         no void after it took back an event at or before it."""
         if self._history_current is None:
-            later = store.read(self.campaign_id, after=self.upto, types=[VOIDED])
-            self._history_current = all(v.payload["sequence"] > self.upto for v in later)
+            self._history_current = versions.lines_stand(self.campaign_id, self.upto)
         return self._history_current
 
     def _fold(self) -> FoldedRoster:

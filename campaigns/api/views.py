@@ -4,11 +4,10 @@ history, and the dice tray."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
-from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -16,14 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns import as_of as as_of_reads
 from campaigns import selectors, services
 from campaigns.calendar import CalendarAdvance
 from campaigns.common import MAX_REASON_LENGTH
 from campaigns.dice_tray import RollDice, table_dice_in
 from campaigns.models import Campaign, CampaignHistoryEntry, JournalNote, Membership
-from campaigns.projections import CampaignProjection, JournalProjection
 from campaigns.visibility import Judge, reader_get, reader_of
-from eventlog import projections, store
+from eventlog import store
 from eventlog.api.commands import dice_prompt, execute
 from eventlog.api.pagination import (
     OFFSET_PAGE_PARAMETERS,
@@ -153,29 +152,20 @@ class CampaignDetailApi(APIView):
         as_of = parse_as_of(request)
         pin_answer(request, campaign_id, as_of)
         judge = Judge(reader_of(membership), at=as_of)
-        row: Mapping[str, Any]
-        notes: list[Any]
+        row: Mapping[str, Any] | None
         if as_of is None:
             row = Campaign.objects.filter(pk=campaign_id).values().get()
-            notes = list(JournalNote.objects.filter(campaign_id=campaign_id).values("sequence"))
         else:
-            rows = projections.fold_as_of(
-                campaign_id,
-                as_of,
-                [projections.get(CampaignProjection.name), projections.get(JournalProjection.name)],
-            )
-            found = rows.get(Campaign, campaign_id)
-            if found is None:
+            row = as_of_reads.campaign_as_of(campaign_id, as_of)
+            if row is None:
                 raise CommandError(
                     "campaign.not_yet_created",
                     "The campaign did not exist yet at that point.",
                     field="as_of",
                 )
-            row = found
-            notes = rows.all(JournalNote)
         data = dict(_campaign_json(row, membership.role))
         # The notes this member may read: a hidden note is not counted for those it is hidden from.
-        data["journal_notes"] = len(judge.shown(notes))
+        data["journal_notes"] = as_of_reads.journal_notes_seen(campaign_id, judge)
         data["as_of"] = (
             min(as_of, store.last_sequence(campaign_id))
             if as_of is not None
@@ -403,14 +393,11 @@ class CampaignHistoryApi(APIView):
         reader = reader_get(user=request.user, campaign_id=campaign_id)
         as_of = parse_as_of(request)
         pin_answer(request, campaign_id, as_of)
-        entries: QuerySet[CampaignHistoryEntry] | list[Row]
+        entries: Iterable[CampaignHistoryEntry | Row]
         if as_of is None:
             entries = selectors.history_list(campaign_id=campaign_id)
         else:
-            rows = projections.fold_as_of(
-                campaign_id, as_of, [projections.get(CampaignProjection.name)]
-            )
-            entries = sorted(rows.all(CampaignHistoryEntry), key=lambda row: row["sequence"])
+            entries = as_of_reads.history_as_of(campaign_id, as_of)
         # A hidden note's line is left out for those it is hidden from, until its reveal.
         judge = Judge(reader, at=as_of)
         shown = [entry for entry in entries if judge.sees_row(_sequence_of(entry))]

@@ -111,3 +111,29 @@ def test_players_see_their_own_forces_only(reviewed, umpire_api, api_for, make_u
     )
     assert stranger.get(f"{url}casualties/").status_code == 404
     assert store.last_sequence(campaign.id) == before
+
+
+def _review_tables(rows) -> dict:
+    from battles.review import CASUALTIES, CLOCK, MARKS, QUALITY, STRENGTH
+
+    return {table._meta.label_lower: rows.all(table) for table in (
+        MARKS, QUALITY, STRENGTH, CASUALTIES, CLOCK,
+    )}  # fmt: skip
+
+
+def test_the_review_folds_only_what_it_reads(demo_campaign):
+    """Left out of the review's fold, the campaign, journal and report projections change
+    nothing it shows: its tables, and the battles and roster rows it reads, are those of the
+    fold of every projection."""
+    from battles.models import Battle, BattleSide, Participant
+    from battles.review import REVIEW, review_rows
+    from rosters.models import Unit
+
+    everything = projections.fold_events(
+        store.read(demo_campaign.id), [*projections.registered(), REVIEW]
+    )
+    reviewed = review_rows(demo_campaign.id)
+    assert _review_tables(reviewed) == _review_tables(everything)
+    assert any(_review_tables(reviewed).values())
+    for model in (Battle, BattleSide, Participant, Unit, Trooper):
+        assert reviewed.all(model) == everything.all(model), model
