@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -400,14 +401,31 @@ class CampaignHistoryApi(APIView):
             entries = as_of_reads.history_as_of(campaign_id, as_of)
         # A hidden note's line is left out for those it is hidden from, until its reveal.
         judge = Judge(reader, at=as_of)
-        shown = [entry for entry in entries if judge.sees_row(_sequence_of(entry))]
 
         def read(after: int, count: int) -> list[CampaignHistoryEntry | Row]:
-            return [entry for entry in shown if _sequence_of(entry) > after][:count]
+            # A page reads about a page of the history, a chunk at a time past hidden lines.
+            shown: list[CampaignHistoryEntry | Row] = []
+            while len(shown) < count:
+                chunk = _history_after(entries, after, 2 * count)
+                shown.extend(entry for entry in chunk if judge.sees_row(_sequence_of(entry)))
+                if len(chunk) < 2 * count:
+                    break
+                after = _sequence_of(chunk[-1])
+            return shown[:count]
 
         page = sequence_page(request, read, sequence_of=_sequence_of)
         page["results"] = HistoryEntrySerializer(page["results"], many=True).data
         return Response(page)
+
+
+def _history_after(
+    entries: Iterable[CampaignHistoryEntry | Row], after: int, count: int
+) -> list[CampaignHistoryEntry | Row]:
+    """Up to ``count`` history lines past the sequence ``after``, from the database when the
+    lines are a query."""
+    if isinstance(entries, QuerySet):
+        return list(entries.filter(sequence__gt=after)[:count])
+    return [entry for entry in entries if _sequence_of(entry) > after][:count]
 
 
 def _sequence_of(entry: CampaignHistoryEntry | Row) -> int:
