@@ -61,8 +61,8 @@ class Story:
         units = [str(u) for u in dict.fromkeys(manned.values_list("unit_id", flat=True))]
         assert api.post(f"{self.battle}commit/", {"unit_ids": units}).status_code == 200
         assert api.post(f"{self.battle}start/").status_code == 200
-        self.unit = Unit.objects.filter(force_id=forces["Blue"].id, kind="squad").first()
-        self.trooper = Trooper.objects.filter(unit_id=self.unit.id).order_by("order").first()
+        self.unit = Unit.objects.filter(force_id=forces["Blue"].id, kind="squad")[0]
+        self.trooper = Trooper.objects.filter(unit_id=self.unit.id).order_by("order")[0]
         self.renames = 0
 
     def longer(self, times: int) -> None:

@@ -190,10 +190,10 @@ def _between_battles(umpire, api, blue_roster: str) -> tuple[Any, dict[str, int]
     steps.post("calendar_advance_20", f"/api/v1/campaigns/{campaign.id}/calendar/", {"days": 20})
 
     # Two men of the second and third squads go to the platoon's HQ: both squads are depleted.
-    for step, squad in (("trooper_transfer", SECOND), ("trooper_transfer_again", THIRD)):
+    for step, squad_name in (("trooper_transfer", SECOND), ("trooper_transfer_again", THIRD)):
         steps.post(
             step,
-            f"/api/v1/troopers/{men(squad)[-1].id}/transfer/",
+            f"/api/v1/troopers/{men(squad_name)[-1].id}/transfer/",
             {"to_unit_id": str(unit(HQ).id), "reason": "cross-posted"},
         )
     steps.post(

@@ -4,6 +4,8 @@ event tells."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,7 +32,7 @@ def test_every_line_after_the_cursor_comes_once_in_order(lines, after, chunk):
 
 
 def test_a_page_of_a_long_history_reads_about_a_page():
-    lines = [{"sequence": s, "key": f"{s}:0"} for s in range(1, 10_001)]
+    lines: list[dict[str, Any]] = [{"sequence": s, "key": f"{s}:0"} for s in range(1, 10_001)]
     read_rows: list[int] = []
 
     def read(_entity, *, after: int = 0, limit: int | None = None):
