@@ -24,17 +24,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
-from django.utils.text import compress_string
 
-from eventlog.caching import pinned_sequence
+from eventlog.caching import KEPT_DIGEST, KEPT_GZIP, pinned_sequence
 
 API_PREFIX = "/api/v1/"
 PINNED_CACHE_CONTROL = "private, max-age=31536000, immutable"
 REVALIDATE_CACHE_CONTROL = "private, no-cache"
-# Set on the response of a kept read (eventlog.api.read_cache): its body's digest, and its
-# gzip as it was compressed when it was kept.
-KEPT_DIGEST = "muster_kept_digest"
-KEPT_GZIP = "muster_kept_gzip"
 
 
 def _is_api_read(request: HttpRequest) -> bool:
@@ -95,12 +90,3 @@ class ApiJsonGZipMiddleware(GZipMiddleware):
             response.headers["ETag"] = "W/" + etag
         response.headers["Content-Encoding"] = "gzip"
         return response
-
-
-def kept_gzip(content: bytes) -> bytes | None:
-    """``content`` compressed as ``ApiJsonGZipMiddleware`` would send it, or None where it would
-    send it as it is (too short to gain)."""
-    if len(content) < 200:
-        return None
-    compressed = compress_string(content, max_random_bytes=ApiJsonGZipMiddleware.max_random_bytes)
-    return compressed if len(compressed) < len(content) else None

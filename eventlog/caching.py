@@ -13,9 +13,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.middleware.gzip import GZipMiddleware
+from django.utils.text import compress_string
+
 from eventlog import store
 
 _PINNED = "muster_pinned_sequence"
+# Set on the response of a kept read (eventlog.api.read_cache) for config.http_cache: its body's
+# digest, and its gzip as it was compressed when it was kept.
+KEPT_DIGEST = "muster_kept_digest"
+KEPT_GZIP = "muster_kept_gzip"
 
 
 def pin_answer(request: Any, campaign_id: uuid.UUID, as_of: int | None) -> None:
@@ -35,3 +42,12 @@ def keep_pin(request: Any, sequence: int | None) -> None:
     """Pin a request's answer to the sequence an earlier, identical answer was pinned to."""
     if sequence is not None:
         setattr(getattr(request, "_request", request), _PINNED, sequence)
+
+
+def kept_gzip(content: bytes) -> bytes | None:
+    """``content`` compressed as Django's gzip middleware would send it (with its random
+    padding), or None where it would send it as it is (too short to gain)."""
+    if len(content) < 200:
+        return None
+    compressed = compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
+    return compressed if len(compressed) < len(content) else None

@@ -27,9 +27,8 @@ from django.http import HttpResponse
 from django.template.response import SimpleTemplateResponse
 from rest_framework.request import Request
 
-from config.http_cache import KEPT_DIGEST, KEPT_GZIP, kept_gzip
 from eventlog import store
-from eventlog.caching import keep_pin, pinned_sequence
+from eventlog.caching import KEPT_DIGEST, KEPT_GZIP, keep_pin, kept_gzip, pinned_sequence
 
 READS_CACHE = "reads"
 # Large answers (a whole company's roster as of a battle runs to a few hundred kilobytes) are

@@ -484,3 +484,15 @@ def test_stored_options_are_parsed_once_and_a_refusal_every_time():
     for _ in range(2):
         with pytest.raises(OptionsError):
             parse_options("sg2", {"nonsense": True})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"quick_and_dirty"}, ("quick_and_dirty",), float("nan")],
+    ids=["a set", "a tuple", "not a number"],
+)
+def test_options_that_are_not_plain_json_are_parsed_as_given(value):
+    # Neither kept nor turned into JSON on the way: each is judged as the value it is.
+    with pytest.raises(OptionsError) as refused:
+        parse_options("sg2", {"fire_method": value})
+    assert [p.code for p in refused.value.errors] == ["options.type"]
