@@ -31,8 +31,8 @@ from eventlog import store
 from eventlog.caching import KEPT_DIGEST, KEPT_GZIP, keep_pin, kept_gzip, pinned_sequence
 
 READS_CACHE = "reads"
-# Large answers (a whole company's roster as of a battle runs to a few hundred kilobytes) are
-# rendered each time rather than allowed to crowd out the many small ones.
+# An answer over a megabyte (the company's roster is under a tenth of that) is rendered each time
+# rather than allowed to crowd out the many small ones.
 LARGEST_KEPT = 1 << 20
 _POSITION = "muster_read_position"
 
