@@ -681,13 +681,13 @@ def load_points(
                 lines.append(Line(
                     f"{name}, {clients} client{'s' if clients > 1 else ''}", rate, health,
                     unit="req/s", target=f">= {target:.1f}" if target else "",
-                    verdict=("ok" if rate / health >= target else "BELOW") if target else "",
+                    verdict=verdict_of(rate, health, target),
                 ))  # fmt: skip
             lines.append(Line(
                 f"  /healthz ({before:,.0f} before, {after:,.0f} after)", health, health,
                 unit="req/s",
             ))  # fmt: skip
-        workers_peak = max(peak_mib(pid) for pid in children(server.pid))
+        workers_peak = max((peak_mib(pid) for pid in children(server.pid)), default=0.0)
         verdict = "ok" if workers_peak < WORKER_MEMORY_MIB else "ABOVE"
         lines.append(Line(
             "  a web worker's peak RSS", workers_peak, WORKER_MEMORY_MIB, unit="MiB",
@@ -699,17 +699,31 @@ def load_points(
     return lines
 
 
+def verdict_of(rate: float, health: float, target: float | None) -> str:
+    """Whether ``rate`` reaches ``target`` as a share of ``/healthz``'s (none asked: blank)."""
+    if not target:
+        return ""
+    return "ok" if health and rate / health >= target else "BELOW"
+
+
 def children(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as found:
-        return [int(child) for child in found.read().split()]
+    """A process's children, where Linux lists them (none found elsewhere: reported as 0)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as found:
+            return [int(child) for child in found.read().split()]
+    except OSError:
+        return []
 
 
 def peak_mib(pid: int) -> float:
-    """A live process's peak resident memory (VmHWM), in MiB."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
+    """A live process's peak resident memory (VmHWM), in MiB; 0 where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return 0.0
 
 
