@@ -4,7 +4,7 @@ histories and lists, and the umpire's adjustments."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,14 +308,19 @@ class UnitDetailApi(RosterEntityApi):
         return selectors.unit_detail(view, row)
 
 
-def _shown_lines(
-    read: Callable[..., list[dict[str, Any]]], entity_id: Any, judge: Judge, after: int, limit: int
-) -> Iterator[dict[str, Any]]:
-    """A history's lines after the cursor that the reader may see, read about a page at a time
-    (a page takes ``limit`` of them and the rest of the last event's)."""
-    for line in selectors.lines_as_read(read, entity_id, after=after, chunk=2 * limit + 1):
-        if judge.sees_row(line["sequence"], battle_id=line.get("battle_id")):
-            yield line
+def _lines_page(
+    request: Request, read: Callable[..., list[dict[str, Any]]], entity_id: Any, judge: Judge
+) -> dict[str, Any]:
+    """The page the request asks (``after``, ``limit``) of a unit's history or a trooper's
+    service record (``read``): the lines the reader may see, read about a page at a time."""
+    after = int_param(request, "after", 0, low=0, high=2**62)
+    limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
+    lines = (
+        line
+        for line in selectors.lines_as_read(read, entity_id, after=after, chunk=2 * limit + 1)
+        if judge.sees_row(line["sequence"], battle_id=line.get("battle_id"))
+    )
+    return history_page(request, lines, limit=limit)
 
 
 def history_page(
@@ -341,11 +346,7 @@ class UnitHistoryApi(RosterEntityApi):
     def present(
         self, request: Request, view: selectors.RosterView, row: dict[str, Any], judge: Judge
     ) -> Any:
-        after = int_param(request, "after", 0, low=0, high=2**62)
-        limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-        return history_page(
-            request, _shown_lines(view.unit_history, row["id"], judge, after, limit), limit=limit
-        )
+        return _lines_page(request, view.unit_history, row["id"], judge)
 
 
 # How many lines of his service record a trooper's detail carries; the rest is a page away.
@@ -389,10 +390,7 @@ class TrooperServiceRecordApi(RosterEntityApi):
     def present(
         self, request: Request, view: selectors.RosterView, row: dict[str, Any], judge: Judge
     ) -> Any:
-        after = int_param(request, "after", 0, low=0, high=2**62)
-        limit = int_param(request, "limit", PAGE_DEFAULT, low=1, high=PAGE_MAX)
-        lines = _shown_lines(view.service_record, row["id"], judge, after, limit)
-        return event_lines_page(request, lines, limit=limit)
+        return _lines_page(request, view.service_record, row["id"], judge)
 
 
 @extend_schema_view(get=_reads(schemas.VehicleSerializer))
