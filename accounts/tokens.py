@@ -12,15 +12,20 @@ password hash it was made under, and stops matching when the user's password has
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.exceptions import AuthenticationFailed
@@ -141,11 +146,7 @@ _REFUSALS = {
 
 def token_authenticate(secret: str) -> ApiToken:
     """The live token whose secret this is, or a 401 saying why it does not open the API."""
-    token = (
-        ApiToken.objects.select_related("user").filter(digest=digest_of(secret)).first()
-        if secret.startswith(SECRET_PREFIX)
-        else None
-    )
+    token = _token_with_user(digest_of(secret)) if secret.startswith(SECRET_PREFIX) else None
     if token is None:
         raise AuthenticationFailed("Invalid token.", code="token.invalid")
     now = timezone.now()
@@ -157,6 +158,65 @@ def token_authenticate(secret: str) -> ApiToken:
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         token.last_used_at = now
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token
+
+
+class _RowReader:
+    """Model instances from the columns of a query written out, converted as the ORM's compiler
+    converts them (SQLite hands out text for a UUID or a timestamp)."""
+
+    def __init__(self, model: type[Model], table_alias: str) -> None:
+        self.model = model
+        self.fields: list[Field] = list(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        self.columns = [f'{table_alias}."{field.column}"' for field in self.fields]
+        self._plans: dict[str, list[tuple[int, list[Any], Any]]] = {}
+
+    def instance(self, values: Sequence[Any]) -> Any:
+        converted = list(values)
+        for index, converters, column in self._plan():
+            for convert in converters:
+                converted[index] = convert(converted[index], column, connection)
+        return self.model.from_db(connection.alias, self.attnames, converted)
+
+    def _plan(self) -> list[tuple[int, list[Any], Any]]:
+        plan = self._plans.get(connection.vendor)
+        if plan is None:
+            plan = []
+            for index, field in enumerate(self.fields):
+                column = field.get_col(self.model._meta.db_table)
+                converters = connection.ops.get_db_converters(column)
+                converters += column.get_db_converters(connection)
+                if converters:
+                    plan.append((index, converters, column))
+            self._plans[connection.vendor] = plan
+        return plan
+
+
+@functools.cache
+def _token_query() -> tuple[str, _RowReader, _RowReader]:
+    user_model = get_user_model()
+    tokens, users = _RowReader(ApiToken, "t"), _RowReader(user_model, "u")
+    sql = (
+        f"SELECT {', '.join(tokens.columns + users.columns)} "
+        f'FROM "{ApiToken._meta.db_table}" t JOIN "{user_model._meta.db_table}" u '
+        f'ON u."{user_model._meta.pk.column}" = t."{ApiToken._meta.get_field("user").column}" '
+        "WHERE t.digest = %s"
+    )
+    return sql, tokens, users
+
+
+def _token_with_user(digest: str) -> ApiToken | None:
+    # Every API request asks this. Written out, the query takes half the time the ORM took to
+    # build and run it (select_related, the model's ordering) for the same two instances.
+    sql, tokens, users = _token_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [digest])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    token: ApiToken = tokens.instance(row[: len(tokens.fields)])
+    token.user = users.instance(row[len(tokens.fields) :])
     return token
 
 

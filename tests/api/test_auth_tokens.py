@@ -256,3 +256,28 @@ def test_weak_passwords_and_the_demo_password_fail_the_validators(password):
 
 def test_a_passphrase_passes_the_validators():
     validate_password("quartermaster-ledger-1947")
+
+
+def test_a_token_and_its_user_are_read_in_one_query_as_the_orm_would_read_them(
+    umpire, django_assert_num_queries
+):
+    from accounts.tokens import token_authenticate, token_issue
+
+    issued = token_issue(user=umpire, name="script", read_only=True)
+    ApiToken.objects.filter(pk=issued.token.pk).update(last_used_at=timezone.now())
+    expected = ApiToken.objects.select_related("user").get(pk=issued.token.pk)
+
+    with django_assert_num_queries(1):
+        token = token_authenticate(issued.secret)
+
+    assert token == expected
+    assert {f.attname: getattr(token, f.attname) for f in ApiToken._meta.concrete_fields} == {
+        f.attname: getattr(expected, f.attname) for f in ApiToken._meta.concrete_fields
+    }
+    user_fields = type(umpire)._meta.concrete_fields
+    assert {f.attname: getattr(token.user, f.attname) for f in user_fields} == {
+        f.attname: getattr(expected.user, f.attname) for f in user_fields
+    }
+    assert token.read_only is True
+    assert token.expires_at.tzinfo is not None
+    assert not token._state.adding
