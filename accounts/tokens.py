@@ -32,6 +32,7 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import ApiToken
 from eventlog.errors import CommandError, NotFound, StateConflict
+from eventlog.store import hot_read_cursor
 
 SECRET_PREFIX = "mst_"
 SECRET_BYTES = 24
@@ -207,10 +208,11 @@ def _token_query() -> tuple[str, _RowReader, _RowReader]:
 
 
 def _token_with_user(digest: str) -> ApiToken | None:
-    # Every API request asks this. Written out, the query takes half the time the ORM took to
-    # build and run it (select_related, the model's ordering) for the same two instances.
+    # Every API request asks this. Written out and prepared, the query takes a fifth of the time
+    # the ORM took to build and run it (select_related, the model's ordering) for the same two
+    # instances.
     sql, tokens, users = _token_query()
-    with connection.cursor() as cursor:
+    with hot_read_cursor() as cursor:
         cursor.execute(sql, [digest])
         row = cursor.fetchone()
     if row is None:

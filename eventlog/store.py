@@ -429,6 +429,18 @@ def server_bound_cursor() -> Any:
     return psycopg.Cursor(connection.connection)
 
 
+def hot_read_cursor() -> Any:
+    """A cursor for a small query asked on nearly every request (a token, a campaign's last
+    sequence): on PostgreSQL bound on the server, so the statement is prepared after a few uses
+    (``prepare_threshold``) rather than parsed and planned each time, and wrapped by Django like
+    any other (its errors translated, its time in the execute wrappers)."""
+    if not _is_postgres() or connection.queries_logged:
+        # Where queries are logged (DEBUG, a test counting them), a prepared statement would be
+        # logged without its text: the plain cursor is used.
+        return connection.cursor()
+    return connection.make_cursor(server_bound_cursor())
+
+
 @dataclass(frozen=True, slots=True)
 class _Batch:
     campaign: object
@@ -671,7 +683,7 @@ def events_of_job(job_id: uuid.UUID) -> list[StoredEvent]:
 
 
 def last_sequence(campaign_id: uuid.UUID) -> int:
-    with connection.cursor() as cursor:
+    with hot_read_cursor() as cursor:
         cursor.execute(
             "SELECT last_sequence FROM eventlog_campaignhead WHERE campaign_id = %s",
             [_uuid_param(campaign_id)],
@@ -692,22 +704,10 @@ def stream_version(campaign_id: uuid.UUID, stream: str) -> int:
 
 def campaign_of_stream(stream: str) -> uuid.UUID | None:
     """The campaign a stream (``unit:<id>``, ``battle:<id>``...) belongs to, if it exists."""
-    with connection.cursor() as cursor:
+    with hot_read_cursor() as cursor:
         cursor.execute("SELECT campaign_id FROM eventlog_streamhead WHERE stream = %s", [stream])
         row = cursor.fetchone()
     return _as_uuid(row[0]) if row else None
-
-
-def stream_position(stream: str) -> tuple[uuid.UUID, int] | None:
-    """The campaign a stream belongs to and that campaign's last sequence, in one lookup."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT s.campaign_id, h.last_sequence FROM eventlog_streamhead s "
-            "JOIN eventlog_campaignhead h ON h.campaign_id = s.campaign_id WHERE s.stream = %s",
-            [stream],
-        )
-        row = cursor.fetchone()
-    return (_as_required_uuid(row[0]), row[1]) if row else None
 
 
 def stream_bounds(campaign_id: uuid.UUID, stream: str) -> tuple[int, int] | None:

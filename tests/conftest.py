@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts.tokens import token_issue
 from config.celery import app as celery_app
+from eventlog.api.read_cache import forget_streams
 from tests.factories import join_by_invitation
 
 
@@ -45,9 +46,11 @@ def _no_requests_counted_yet():
     answer kept from another test's database (whose ids and sequences may be the same)."""
     cache.clear()
     caches["reads"].clear()
+    forget_streams()
     yield
     cache.clear()
     caches["reads"].clear()
+    forget_streams()
 
 
 @pytest.fixture

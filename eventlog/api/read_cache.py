@@ -35,6 +35,8 @@ READS_CACHE = "reads"
 # rather than allowed to crowd out the many small ones.
 LARGEST_KEPT = 1 << 20
 _POSITION = "muster_read_position"
+# Streams whose campaign a process remembers (a couple of hundred bytes each).
+STREAMS_REMEMBERED = 10_000
 
 Read = Callable[..., Any]
 
@@ -47,7 +49,7 @@ def kept_by_log_position(stream_of: Callable[[Any, dict[str, Any]], str]) -> Cal
     def decorate(get: Read) -> Read:
         @functools.wraps(get)
         def read(view: Any, request: Request, *args: Any, **kwargs: Any) -> Any:
-            position = store.stream_position(stream_of(view, kwargs))
+            position = _position_of(stream_of(view, kwargs))
             if position is None:
                 return get(view, request, *args, **kwargs)
             setattr(request, _POSITION, position)
@@ -69,6 +71,31 @@ def kept_by_log_position(stream_of: Callable[[Any, dict[str, Any]], str]) -> Cal
         return read
 
     return decorate
+
+
+def _position_of(stream: str) -> tuple[uuid.UUID, int] | None:
+    try:
+        campaign_id = _campaign_of(stream)
+    except LookupError:
+        return None
+    return campaign_id, store.last_sequence(campaign_id)
+
+
+@functools.lru_cache(maxsize=STREAMS_REMEMBERED)
+def _campaign_of(stream: str) -> uuid.UUID:
+    # A stream never moves to another campaign: which one it is in is looked up once per
+    # process, and a kept read then asks the database for the campaign's last sequence only,
+    # by its primary key. A stream not found is not remembered: it may be made later.
+    campaign_id = store.campaign_of_stream(stream)
+    if campaign_id is None:
+        raise LookupError(stream)
+    return campaign_id
+
+
+def forget_streams() -> None:
+    """Forget which campaign each stream is in: for a database whose ids may be reused (the
+    test suite's, emptied between tests)."""
+    _campaign_of.cache_clear()
 
 
 def campaign_read(request: Request) -> uuid.UUID | None:

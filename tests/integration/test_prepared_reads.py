@@ -1,0 +1,45 @@
+"""On PostgreSQL the two statements a kept API read asks on every request (its token, its
+campaign's last sequence) are prepared after a few uses, not parsed and planned each time."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from accounts.tokens import token_issue
+from rosters import services as rosters
+from rosters.models import Unit
+from tests.factories import campaign_for
+from tests.rosters.conftest import PLATOON
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
+
+
+def prepared_statements_on(table: str) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s",
+            [f"%{table}%"],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_read_asked_again_and_again_runs_prepared_statements(umpire):
+    campaign = campaign_for(umpire, name="Polling")
+    rosters.force_import_text(campaign=campaign, text=PLATOON, source="platoon.yaml", actor=umpire)
+    unit = Unit.objects.get(campaign_id=campaign.id, name="1st Squad")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=umpire, name='screen').secret}")
+
+    for _ in range(8):
+        response = client.get(f"/api/v1/units/{unit.id}/")
+        assert response.status_code == 200
+        assert response.json()["name"] == "1st Squad"
+
+    (token_statement,) = prepared_statements_on("accounts_apitoken")
+    assert "WHERE t.digest = $1" in token_statement
+    assert any(
+        "FROM eventlog_campaignhead WHERE campaign_id = $1" in statement
+        for statement in prepared_statements_on("eventlog_campaignhead")
+    )
