@@ -710,6 +710,18 @@ def campaign_of_stream(stream: str) -> uuid.UUID | None:
     return _as_uuid(row[0]) if row else None
 
 
+def stream_position(stream: str) -> tuple[uuid.UUID, int] | None:
+    """The campaign a stream belongs to and that campaign's last sequence, in one lookup."""
+    with hot_read_cursor() as cursor:
+        cursor.execute(
+            "SELECT s.campaign_id, h.last_sequence FROM eventlog_streamhead s "
+            "JOIN eventlog_campaignhead h ON h.campaign_id = s.campaign_id WHERE s.stream = %s",
+            [stream],
+        )
+        row = cursor.fetchone()
+    return (_as_required_uuid(row[0]), row[1]) if row else None
+
+
 def stream_bounds(campaign_id: uuid.UUID, stream: str) -> tuple[int, int] | None:
     """The first and last campaign sequence of a stream's events, if it has any."""
     with connection.cursor() as cursor:

@@ -74,28 +74,28 @@ def kept_by_log_position(stream_of: Callable[[Any, dict[str, Any]], str]) -> Cal
 
 
 def _position_of(stream: str) -> tuple[uuid.UUID, int] | None:
-    try:
-        campaign_id = _campaign_of(stream)
-    except LookupError:
-        return None
-    return campaign_id, store.last_sequence(campaign_id)
+    # A stream never moves to another campaign: which one it is in is remembered by the
+    # process, and a kept read then asks only for the campaign's last sequence, by its primary
+    # key. A stream not found is not remembered: it may be made later.
+    campaign_id = _campaigns_of_streams.get(stream)
+    if campaign_id is not None:
+        return campaign_id, store.last_sequence(campaign_id)
+    position = store.stream_position(stream)
+    if position is not None:
+        if len(_campaigns_of_streams) >= STREAMS_REMEMBERED:
+            # Learnt again as they are asked: simpler, and safe between threads, than evicting.
+            _campaigns_of_streams.clear()
+        _campaigns_of_streams[stream] = position[0]
+    return position
 
 
-@functools.lru_cache(maxsize=STREAMS_REMEMBERED)
-def _campaign_of(stream: str) -> uuid.UUID:
-    # A stream never moves to another campaign: which one it is in is looked up once per
-    # process, and a kept read then asks the database for the campaign's last sequence only,
-    # by its primary key. A stream not found is not remembered: it may be made later.
-    campaign_id = store.campaign_of_stream(stream)
-    if campaign_id is None:
-        raise LookupError(stream)
-    return campaign_id
+_campaigns_of_streams: dict[str, uuid.UUID] = {}
 
 
 def forget_streams() -> None:
     """Forget which campaign each stream is in: for a database whose ids may be reused (the
     test suite's, emptied between tests)."""
-    _campaign_of.cache_clear()
+    _campaigns_of_streams.clear()
 
 
 def campaign_read(request: Request) -> uuid.UUID | None:
