@@ -23,7 +23,8 @@ class ApiTokenAuthentication(BaseAuthentication):
 
     def authenticate(self, request: Any) -> tuple[Any, ApiToken] | None:
         # Imported here: DRF imports this class while it loads, before the models may be.
-        from accounts.tokens import token_authenticate
+        from accounts.tokens import token_authenticate_asking
+        from eventlog.api.read_cache import position_answered, position_to_ask
 
         words = get_authorization_header(request).split()
         if not words or words[0].lower().decode(errors="replace") not in KEYWORDS:
@@ -37,7 +38,13 @@ class ApiTokenAuthentication(BaseAuthentication):
             secret = words[1].decode("ascii")
         except UnicodeDecodeError:
             raise AuthenticationFailed("Invalid token.", code="token.invalid") from None
-        token = token_authenticate(secret)
+        # A kept read's log position is read in the token's statement (eventlog.api.read_cache).
+        asked = position_to_ask(request)
+        token, position = token_authenticate_asking(
+            secret, (asked.sql, asked.params) if asked else None
+        )
+        if asked is not None:
+            position_answered(request, asked, position)
         return token.user, token
 
     def authenticate_header(self, request: Any) -> str:

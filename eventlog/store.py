@@ -683,13 +683,20 @@ def events_of_job(job_id: uuid.UUID) -> list[StoredEvent]:
 
 
 def last_sequence(campaign_id: uuid.UUID) -> int:
+    sql, params = last_sequence_query(campaign_id)
     with hot_read_cursor() as cursor:
-        cursor.execute(
-            "SELECT last_sequence FROM eventlog_campaignhead WHERE campaign_id = %s",
-            [_uuid_param(campaign_id)],
-        )
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     return row[0] if row else 0
+
+
+def last_sequence_query(campaign_id: uuid.UUID) -> tuple[str, list[Any]]:
+    """The statement that reads a campaign's last sequence (no row for a campaign with no
+    events), and its parameters: for a caller that asks it inside a statement of its own."""
+    return (
+        "SELECT last_sequence FROM eventlog_campaignhead WHERE campaign_id = %s",
+        [_uuid_param(campaign_id)],
+    )
 
 
 def stream_version(campaign_id: uuid.UUID, stream: str) -> int:

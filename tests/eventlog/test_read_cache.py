@@ -43,18 +43,36 @@ def _squad(force: dict, name: str) -> dict:
     return next(unit for unit in walk(force["units"]) if unit["name"] == name)
 
 
-def test_a_second_read_of_an_unmoved_log_is_served_kept_in_two_queries(
-    platoon, umpire_api, django_assert_max_num_queries
+def test_a_second_read_of_an_unmoved_log_is_served_kept_in_one_query(
+    platoon, umpire_api, django_assert_num_queries
 ):
     url = f"/api/v1/units/{_squad(platoon, '1st Squad')['id']}/"
     first = umpire_api.get(url)
     assert first.status_code == 200
-    # The token, then the campaign's position: nothing of the roster is read again.
-    with django_assert_max_num_queries(2):
+    # The token and the campaign's position, asked in one statement: nothing of the roster is
+    # read again.
+    with django_assert_num_queries(1) as asked:
         again = umpire_api.get(url)
     assert again.status_code == 200
     assert again.content == first.content
     assert again["ETag"] == first["ETag"]
+    (statement,) = [query["sql"] for query in asked.captured_queries]
+    assert "accounts_apitoken" in statement
+    assert "eventlog_campaignhead" in statement
+
+
+def test_a_read_by_session_is_kept_under_the_position_asked_on_its_own(
+    platoon, umpire, client, django_assert_num_queries
+):
+    # The browser's pages ask the API with their session: no token to ask the position with.
+    client.force_login(umpire)
+    url = f"/api/v1/units/{_squad(platoon, '1st Squad')['id']}/"
+    first = client.get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(3) as asked:  # the session, its user, the position
+        again = client.get(url)
+    assert again.content == first.content
+    assert any("eventlog_campaignhead" in query["sql"] for query in asked.captured_queries)
 
 
 def test_an_append_moves_the_log_and_the_next_read_shows_it(platoon, umpire_api):
@@ -126,7 +144,7 @@ def test_a_kept_answer_is_sent_compressed_and_tagged_as_a_rendered_one(
 ):
     url = f"/api/v1/forces/{platoon['id']}/"
     rendered = umpire_api.get(url, **{"Accept-Encoding": "gzip"})
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(1):
         kept = umpire_api.get(url, **{"Accept-Encoding": "gzip"})
     assert rendered["Content-Encoding"] == kept["Content-Encoding"] == "gzip"
     assert rendered["ETag"] == kept["ETag"]
