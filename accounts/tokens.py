@@ -32,7 +32,7 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import ApiToken
 from eventlog.errors import CommandError, NotFound, StateConflict
-from eventlog.store import hot_read_cursor
+from eventlog.store import hot_read_one
 
 SECRET_PREFIX = "mst_"
 SECRET_BYTES = 24
@@ -227,9 +227,7 @@ def _token_with_user(digest: str, along: Along | None) -> tuple[ApiToken, Any] |
     # the ORM took to build and run it (select_related, the model's ordering) for the same two
     # instances. What is asked along comes first: its parameters precede the digest.
     sql, tokens, users = _token_query(along[0] if along else None)
-    with hot_read_cursor() as cursor:
-        cursor.execute(sql, [*(along[1] if along else ()), digest])
-        row = cursor.fetchone()
+    row = hot_read_one(sql, [*(along[1] if along else ()), digest])
     if row is None:
         return None
     split = len(tokens.fields)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from eventlog import catalogue, metrics
@@ -429,16 +430,42 @@ def server_bound_cursor() -> Any:
     return psycopg.Cursor(connection.connection)
 
 
-def hot_read_cursor() -> Any:
-    """A cursor for a small query asked on nearly every request (a token, a campaign's last
-    sequence): on PostgreSQL bound on the server, so the statement is prepared after a few uses
-    (``prepare_threshold``) rather than parsed and planned each time, and wrapped by Django like
-    any other (its errors translated, its time in the execute wrappers)."""
-    if not _is_postgres() or connection.queries_logged:
-        # Where queries are logged (DEBUG, a test counting them), a prepared statement would be
-        # logged without its text: the plain cursor is used.
-        return connection.cursor()
-    return connection.make_cursor(server_bound_cursor())
+def hot_read_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row of a small query asked on nearly every request (a token, a campaign's last
+    sequence), or None. On PostgreSQL its parameters are bound on the server, so the statement is
+    prepared after a few uses (``prepare_threshold``) rather than parsed and planned each time;
+    its row comes in the binary format (a timestamp is not parsed from text), on one cursor the
+    connection keeps for such reads; its errors are Django's, as from any cursor."""
+    # The connection of this thread, looked up once: each use of django.db.connection looks it up.
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql" or db.queries_logged or db.execute_wrappers:
+        # Where queries are logged (DEBUG, a test counting them) or wrapped, Django's own cursor
+        # is used: a prepared statement would be logged without its text.
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors:
+        cursor = _hot_cursor(db.connection)
+        cursor.execute(sql, params, binary=True)
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
+
+
+_hot_cursors = threading.local()
+
+
+def _hot_cursor(raw: Any) -> Any:
+    # Django's connections are per thread, and a connection that was closed and opened again
+    # is another psycopg connection: its cursor is made anew.
+    kept = getattr(_hot_cursors, "kept", None)
+    if kept is None or kept[0] is not raw or kept[1].closed:
+        import psycopg
+
+        kept = (raw, psycopg.Cursor(raw))
+        _hot_cursors.kept = kept
+    return kept[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -683,10 +710,7 @@ def events_of_job(job_id: uuid.UUID) -> list[StoredEvent]:
 
 
 def last_sequence(campaign_id: uuid.UUID) -> int:
-    sql, params = last_sequence_query(campaign_id)
-    with hot_read_cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = hot_read_one(*last_sequence_query(campaign_id))
     return row[0] if row else 0
 
 
@@ -711,21 +735,17 @@ def stream_version(campaign_id: uuid.UUID, stream: str) -> int:
 
 def campaign_of_stream(stream: str) -> uuid.UUID | None:
     """The campaign a stream (``unit:<id>``, ``battle:<id>``...) belongs to, if it exists."""
-    with hot_read_cursor() as cursor:
-        cursor.execute("SELECT campaign_id FROM eventlog_streamhead WHERE stream = %s", [stream])
-        row = cursor.fetchone()
+    row = hot_read_one("SELECT campaign_id FROM eventlog_streamhead WHERE stream = %s", [stream])
     return _as_uuid(row[0]) if row else None
 
 
 def stream_position(stream: str) -> tuple[uuid.UUID, int] | None:
     """The campaign a stream belongs to and that campaign's last sequence, in one lookup."""
-    with hot_read_cursor() as cursor:
-        cursor.execute(
-            "SELECT s.campaign_id, h.last_sequence FROM eventlog_streamhead s "
-            "JOIN eventlog_campaignhead h ON h.campaign_id = s.campaign_id WHERE s.stream = %s",
-            [stream],
-        )
-        row = cursor.fetchone()
+    row = hot_read_one(
+        "SELECT s.campaign_id, h.last_sequence FROM eventlog_streamhead s "
+        "JOIN eventlog_campaignhead h ON h.campaign_id = s.campaign_id WHERE s.stream = %s",
+        [stream],
+    )
     return (_as_required_uuid(row[0]), row[1]) if row else None
 
 

@@ -4,10 +4,11 @@ campaign's last sequence) is prepared after a few uses, not parsed and planned e
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_issue
+from eventlog import store
 from rosters import services as rosters
 from rosters.models import Unit
 from tests.factories import campaign_for
@@ -42,3 +43,16 @@ def test_a_read_asked_again_and_again_runs_one_prepared_statement(umpire):
     (statement,) = prepared_statements_on("accounts_apitoken")
     assert "(SELECT last_sequence FROM eventlog_campaignhead WHERE campaign_id = $1)" in statement
     assert "WHERE t.digest = $2" in statement
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_kept_cursor_follows_the_connection_when_it_is_opened_again(umpire):
+    campaign = campaign_for(umpire, name="Reconnected")
+    rosters.force_import_text(campaign=campaign, text=PLATOON, source="platoon.yaml", actor=umpire)
+    last = store.last_sequence(campaign.id)
+    assert last > 0
+    # What CONN_MAX_AGE or a dropped connection does between two requests.
+    connection.close()
+    assert store.last_sequence(campaign.id) == last
+    with pytest.raises(DatabaseError):
+        store.hot_read_one("SELECT no_such_column FROM eventlog_campaignhead", [])
