@@ -34,11 +34,13 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    # First: Django tries the patterns in order, and the API is what other tools poll. No page
+    # begins with api/, so the order changes no answer.
+    path("api/v1/", include(api_v1)),
     path("", include("pages.urls")),
     path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("api/v1/", include(api_v1)),
     path("livez", livez, name="livez"),
     path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
