@@ -18,13 +18,15 @@ same database in the same run:
 Runs on whichever database is configured (``DATABASE_URL``), in a scratch database created for
 the run and dropped afterwards.
 
-    python -m bench.scale [--sizes 1000,10000] [--repeats 15] [--seconds 5] [--workers 3] [--keep]
+    python -m bench.scale [--sizes 1000,10000] [--repeats 15] [--seconds 5] [--rounds 3]
+                          [--workers 3] [--keep]
     python -m bench.scale --grow CAMPAIGN --sizes 1000000   # a kept campaign, grown by notes
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import os
@@ -113,9 +115,13 @@ class Line:
     unit: str = "ms"
     target: str = ""
     verdict: str = ""
+    # Where the ratio is the median of several measured ratios rather than ours / baseline.
+    measured_ratio: float | None = None
 
     @property
     def ratio(self) -> float:
+        if self.measured_ratio is not None:
+            return self.measured_ratio
         return self.ours / self.baseline if self.baseline else float("inf")
 
 
@@ -640,18 +646,21 @@ def load(url: str, path: str, token: str, clients: int, seconds: int) -> float:
     return float(total["Requests/s"])
 
 
-def load_lines(built: Built, unit: Unit, token: str, workers: int, seconds: int) -> list[Line]:
+def load_lines(
+    built: Built, unit: Unit, token: str, workers: int, seconds: int, rounds: int
+) -> list[Line]:
     force = Force.objects.get(campaign_id=built.campaign.id, side="Blue")
     paths = {
         "force roster": f"/api/v1/forces/{force.id}/",
         "unit": f"/api/v1/units/{unit.id}/",
         "unit as of battle": f"/api/v1/units/{unit.id}/?{as_of_last_battle(built)}",
     }
-    lines = load_points(paths, token, workers, seconds, CLIENTS, checked=True)
+    lines = load_points(paths, token, workers, seconds, rounds, CLIENTS, checked=True)
     # The same reads with nothing kept (ADR 27): what a read that follows an append costs.
     rendered = load_points(
         {f"{name}, rendered": path for name, path in paths.items()},
-        token, workers, seconds, CLIENTS[-1:], checked=False, MUSTER_READ_CACHE_ENTRIES="0",
+        token, workers, seconds, rounds, CLIENTS[-1:], checked=False,
+        MUSTER_READ_CACHE_ENTRIES="0",
     )  # fmt: skip
     return lines + rendered
 
@@ -661,6 +670,7 @@ def load_points(
     token: str,
     workers: int,
     seconds: int,
+    rounds: int,
     clients_list: tuple[int, ...],
     *,
     checked: bool,
@@ -670,22 +680,30 @@ def load_points(
     lines = []
     try:
         for clients in clients_list:
-            # /healthz before and after the three, so that a busy moment of the machine (it is
-            # shared, and locust runs on it too) weighs on both sides of the ratio.
-            before = load(url, "/healthz", "", clients, seconds)
-            rates = {name: load(url, path, token, clients, seconds) for name, path in paths.items()}
-            after = load(url, "/healthz", "", clients, seconds)
-            health = (before + after) / 2
-            for name, rate in rates.items():
+            # Rounds of the reads, each between two measurements of /healthz: a read's ratio in
+            # a round is to the mean of the /healthz just before and just after it, so that a
+            # busy moment of the machine (it is shared, and locust runs on it too) weighs on both
+            # sides; the median round's figures are shown.
+            health = [load(url, "/healthz", "", clients, seconds)]
+            rates: dict[str, list[float]] = {name: [] for name in paths}
+            for _ in range(rounds):
+                for name, path in paths.items():
+                    rates[name].append(load(url, path, token, clients, seconds))
+                health.append(load(url, "/healthz", "", clients, seconds))
+            around = [(before + after) / 2 for before, after in itertools.pairwise(health)]
+            for name, measured in rates.items():
+                shares = [rate / h if h else 0.0 for rate, h in zip(measured, around, strict=True)]
+                ratio = statistics.median(shares)
                 target = THROUGHPUT_TARGETS[name] if checked and clients == CLIENTS[-1] else None
                 lines.append(Line(
-                    f"{name}, {clients} client{'s' if clients > 1 else ''}", rate, health,
-                    unit="req/s", target=f">= {target:.1f}" if target else "",
-                    verdict=verdict_of(rate, health, target),
+                    f"{name}, {clients} client{'s' if clients > 1 else ''}",
+                    statistics.median(measured), statistics.median(around), unit="req/s",
+                    target=f">= {target:.1f}" if target else "",
+                    verdict=verdict_of(ratio, target), measured_ratio=ratio,
                 ))  # fmt: skip
             lines.append(Line(
-                f"  /healthz ({before:,.0f} before, {after:,.0f} after)", health, health,
-                unit="req/s",
+                f"  /healthz ({', '.join(f'{rate:,.0f}' for rate in health)})",
+                statistics.median(around), statistics.median(around), unit="req/s",
             ))  # fmt: skip
         workers_peak = max((peak_mib(pid) for pid in children(server.pid)), default=0.0)
         verdict = "ok" if workers_peak < WORKER_MEMORY_MIB else "ABOVE"
@@ -699,11 +717,11 @@ def load_points(
     return lines
 
 
-def verdict_of(rate: float, health: float, target: float | None) -> str:
-    """Whether ``rate`` reaches ``target`` as a share of ``/healthz``'s (none asked: blank)."""
+def verdict_of(ratio: float, target: float | None) -> str:
+    """Whether a share of ``/healthz``'s throughput reaches ``target`` (none asked: blank)."""
     if not target:
         return ""
-    return "ok" if health and rate / health >= target else "BELOW"
+    return "ok" if ratio >= target else "BELOW"
 
 
 def children(pid: int) -> list[int]:
@@ -743,6 +761,9 @@ def main() -> None:
     )
     parser.add_argument("--repeats", type=int, default=15, help="timed reads (median kept)")
     parser.add_argument("--seconds", type=int, default=5, help="seconds of load per point")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of load per point (median kept)"
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--no-load", action="store_true", help="skip the gunicorn throughput")
     parser.add_argument(
@@ -792,7 +813,7 @@ def main() -> None:
             show(read_lines(built, unit, token, raw, args.repeats))
             show(rebuild_lines(built))
             if not args.no_load:
-                show(load_lines(built, unit, token, args.workers, args.seconds))
+                show(load_lines(built, unit, token, args.workers, args.seconds, args.rounds))
         print(f"\nWhole run: {time.perf_counter() - started:,.0f} s")
     finally:
         raw.close()
