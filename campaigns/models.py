@@ -94,7 +94,7 @@ class JournalNote(models.Model):
     """A note in the umpire's campaign journal."""
 
     position = models.BigIntegerField(primary_key=True)
-    campaign_id = models.UUIDField(db_index=True)
+    campaign_id = models.UUIDField()
     sequence = models.PositiveBigIntegerField()
     text = models.TextField()
     references = models.JSONField(default=list)
@@ -103,6 +103,10 @@ class JournalNote(models.Model):
 
     class Meta:
         ordering = ["sequence"]
+        # Read a page at a time in order of sequence: an index walk, not a sort of them all.
+        indexes = [
+            models.Index(fields=["campaign_id", "sequence"], name="campaigns_note_campaign_seq")
+        ]
 
     def __str__(self) -> str:
         return self.text[:60]
@@ -112,7 +116,7 @@ class DiceTrayRoll(models.Model):
     """One throw on the umpire's dice tray."""
 
     position = models.BigIntegerField(primary_key=True)
-    campaign_id = models.UUIDField(db_index=True)
+    campaign_id = models.UUIDField()
     sequence = models.PositiveBigIntegerField()
     purpose = models.CharField(max_length=200)
     rolls = models.JSONField()
@@ -122,6 +126,10 @@ class DiceTrayRoll(models.Model):
 
     class Meta:
         ordering = ["sequence"]
+        # Read a page at a time in order of sequence: an index walk, not a sort of them all.
+        indexes = [
+            models.Index(fields=["campaign_id", "sequence"], name="campaigns_roll_campaign_seq")
+        ]
 
     def __str__(self) -> str:
         return f"{self.purpose}: {self.total}"
@@ -131,7 +139,7 @@ class CampaignHistoryEntry(models.Model):
     """One campaign-level event told in plain words: the campaign's history page."""
 
     position = models.BigIntegerField(primary_key=True)
-    campaign_id = models.UUIDField(db_index=True)
+    campaign_id = models.UUIDField()
     sequence = models.PositiveBigIntegerField()
     type = models.CharField(max_length=100)
     summary = models.TextField()
@@ -140,6 +148,10 @@ class CampaignHistoryEntry(models.Model):
 
     class Meta:
         ordering = ["sequence"]
+        # Read a page at a time in order of sequence: an index walk, not a sort of them all.
+        indexes = [
+            models.Index(fields=["campaign_id", "sequence"], name="campaigns_hist_campaign_seq")
+        ]
         verbose_name_plural = "campaign history entries"
 
     def __str__(self) -> str:
