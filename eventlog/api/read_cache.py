@@ -152,14 +152,12 @@ def _keep(key: str, request: Request, response: SimpleTemplateResponse) -> None:
     content = response.content
     if len(content) > LARGEST_KEPT:
         return
-    # What the middleware does to every answer (its ETag, its gzip) is done once, here.
-    kept = (
-        content,
-        response["Content-Type"],
-        pinned_sequence(request),
-        hashlib.sha256(content).hexdigest(),
-        kept_gzip(content),
-    )
+    # What the middleware does to every answer (its ETag, its gzip) is done once, here: the
+    # middleware takes both from this response too, rather than hashing and compressing again.
+    digest, compressed = hashlib.sha256(content).hexdigest(), kept_gzip(content)
+    setattr(response, KEPT_DIGEST, digest)
+    setattr(response, KEPT_GZIP, compressed)
+    kept = (content, response["Content-Type"], pinned_sequence(request), digest, compressed)
     caches[READS_CACHE].set(key, kept)
 
 

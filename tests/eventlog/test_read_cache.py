@@ -156,3 +156,23 @@ def test_a_kept_answer_is_sent_compressed_and_tagged_as_a_rendered_one(
     assert json.loads(plain.content) == json.loads(gzip.decompress(kept.content))
     unchanged = umpire_api.get(url, **{"Accept-Encoding": "gzip", "If-None-Match": kept["ETag"]})
     assert (unchanged.status_code, unchanged.content) == (304, b"")
+
+
+def test_a_rendered_answer_is_compressed_once(platoon, umpire_api, monkeypatch):
+    import django.middleware.gzip
+    from django.utils import text
+
+    import eventlog.caching
+
+    compressed = []
+
+    def counted(content, **kwargs):
+        compressed.append(len(content))
+        return text.compress_string(content, **kwargs)
+
+    monkeypatch.setattr(eventlog.caching, "compress_string", counted)
+    monkeypatch.setattr(django.middleware.gzip, "compress_string", counted)
+    rendered = umpire_api.get(f"/api/v1/forces/{platoon['id']}/", **{"Accept-Encoding": "gzip"})
+    assert rendered["Content-Encoding"] == "gzip"
+    assert compressed == [len(gzip.decompress(rendered.content))]
+    assert json.loads(gzip.decompress(rendered.content))["id"] == platoon["id"]
