@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -210,8 +209,7 @@ class CampaignJournalApi(APIView):
         notes = JournalNote.objects.filter(campaign_id=campaign_id).order_by("sequence")
 
         def read(after: int, count: int) -> list[JournalNote]:
-            later = notes.filter(sequence__gt=after).iterator()
-            return list(islice((n for n in later if judge.sees_row(n.sequence)), count))
+            return _shown_after(notes, after, count, judge)
 
         page = sequence_page(request, read, sequence_of=lambda note: note.sequence)
         page["results"] = NoteSerializer(page["results"], many=True).data
@@ -403,33 +401,40 @@ class CampaignHistoryApi(APIView):
         judge = Judge(reader, at=as_of)
 
         def read(after: int, count: int) -> list[CampaignHistoryEntry | Row]:
-            # A page reads about a page of the history, a chunk at a time past hidden lines.
-            shown: list[CampaignHistoryEntry | Row] = []
-            while len(shown) < count:
-                chunk = _history_after(entries, after, 2 * count)
-                shown.extend(entry for entry in chunk if judge.sees_row(_sequence_of(entry)))
-                if len(chunk) < 2 * count:
-                    break
-                after = _sequence_of(chunk[-1])
-            return shown[:count]
+            return _shown_after(entries, after, count, judge)
 
         page = sequence_page(request, read, sequence_of=_sequence_of)
         page["results"] = HistoryEntrySerializer(page["results"], many=True).data
         return Response(page)
 
 
-def _history_after(
-    entries: Iterable[CampaignHistoryEntry | Row], after: int, count: int
-) -> list[CampaignHistoryEntry | Row]:
-    """Up to ``count`` history lines past the sequence ``after``, from the database when the
-    lines are a query."""
-    if isinstance(entries, QuerySet):
-        return list(entries.filter(sequence__gt=after)[:count])
-    return [entry for entry in entries if _sequence_of(entry) > after][:count]
+Line = TypeVar("Line", JournalNote, CampaignHistoryEntry | Row)
 
 
-def _sequence_of(entry: CampaignHistoryEntry | Row) -> int:
-    return entry["sequence"] if isinstance(entry, dict) else entry.sequence
+def _shown_after(lines: Iterable[Line], after: int, count: int, judge: Judge) -> list[Line]:
+    """Up to ``count`` lines past the sequence ``after`` that the reader sees. A page reads
+    about a page of the lines, a chunk at a time past hidden ones: never the whole journal or
+    history, which grows with the log."""
+    shown: list[Line] = []
+    while len(shown) < count:
+        chunk = _lines_after(lines, after, 2 * count)
+        shown.extend(line for line in chunk if judge.sees_row(_sequence_of(line)))
+        if len(chunk) < 2 * count:
+            break
+        after = _sequence_of(chunk[-1])
+    return shown[:count]
+
+
+def _lines_after(lines: Iterable[Line], after: int, count: int) -> list[Line]:
+    """Up to ``count`` lines past the sequence ``after``, from the database when the lines are
+    a query."""
+    if isinstance(lines, QuerySet):
+        return list(lines.filter(sequence__gt=after)[:count])
+    return [line for line in lines if _sequence_of(line) > after][:count]
+
+
+def _sequence_of(line: JournalNote | CampaignHistoryEntry | Row) -> int:
+    return line["sequence"] if isinstance(line, dict) else line.sequence
 
 
 class CalendarSerializer(serializers.Serializer):
