@@ -461,9 +461,7 @@ def _hot_cursor(raw: Any) -> Any:
     # is another psycopg connection: its cursor is made anew.
     kept = getattr(_hot_cursors, "kept", None)
     if kept is None or kept[0] is not raw or kept[1].closed:
-        import psycopg
-
-        kept = (raw, psycopg.Cursor(raw))
+        kept = (raw, server_bound_cursor())
         _hot_cursors.kept = kept
     return kept[1]
 
