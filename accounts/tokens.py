@@ -24,7 +24,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -67,8 +68,15 @@ def digest_of(secret: str) -> str:
 
 def password_fingerprint(password_hash: str) -> str:
     """A keyed hash of a user's password hash: it changes when the password does."""
+    return _fingerprint(settings.SECRET_KEY, password_hash)
+
+
+@functools.lru_cache(maxsize=1024)
+def _fingerprint(secret_key: str, password_hash: str) -> str:
+    # Every token request checks one, for the same few users: remembered by the process. The
+    # key is part of what is remembered, so a changed SECRET_KEY is never answered from before.
     return salted_hmac(
-        "muster.accounts.token.password", password_hash, algorithm="sha256"
+        "muster.accounts.token.password", password_hash, secret=secret_key, algorithm="sha256"
     ).hexdigest()
 
 
@@ -187,24 +195,27 @@ class _RowReader:
         self.columns = [f'{table_alias}."{field.column}"' for field in self.fields]
         self._plans: dict[str, list[tuple[int, list[Any], Any]]] = {}
 
-    def instance(self, values: Sequence[Any]) -> Any:
+    def instance(self, values: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
+        plan = self._plan(db)
+        if not plan:  # PostgreSQL's driver hands out every column as the model holds it
+            return self.model.from_db(db.alias, self.attnames, values)
         converted = list(values)
-        for index, converters, column in self._plan():
+        for index, converters, column in plan:
             for convert in converters:
-                converted[index] = convert(converted[index], column, connection)
-        return self.model.from_db(connection.alias, self.attnames, converted)
+                converted[index] = convert(converted[index], column, db)
+        return self.model.from_db(db.alias, self.attnames, converted)
 
-    def _plan(self) -> list[tuple[int, list[Any], Any]]:
-        plan = self._plans.get(connection.vendor)
+    def _plan(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Any], Any]]:
+        plan = self._plans.get(db.vendor)
         if plan is None:
             plan = []
             for index, field in enumerate(self.fields):
                 column = field.get_col(self.model._meta.db_table)
-                converters = connection.ops.get_db_converters(column)
-                converters += column.get_db_converters(connection)
+                converters = db.ops.get_db_converters(column)
+                converters += column.get_db_converters(db)
                 if converters:
                     plan.append((index, converters, column))
-            self._plans[connection.vendor] = plan
+            self._plans[db.vendor] = plan
         return plan
 
 
@@ -230,9 +241,10 @@ def _token_with_user(digest: str, along: Along | None) -> tuple[ApiToken, Any] |
     row = hot_read_one(sql, [*(along[1] if along else ()), digest])
     if row is None:
         return None
+    db = connections[DEFAULT_DB_ALIAS]
     split = len(tokens.fields)
-    token: ApiToken = tokens.instance(row[:split])
-    token.user = users.instance(row[split : split + len(users.fields)])
+    token: ApiToken = tokens.instance(row[:split], db)
+    token.user = users.instance(row[split : split + len(users.fields)], db)
     return token, row[-1] if along else None
 
 

@@ -153,6 +153,20 @@ def test_the_same_password_set_again_still_kills_old_tokens(umpire):
     assert error(old.get("/api/v1/campaigns/")) == (401, "token.password_changed")
 
 
+def test_a_new_secret_key_kills_the_tokens_made_under_the_old_one(umpire, settings):
+    # The password's fingerprint is keyed by SECRET_KEY, and the process remembers fingerprints
+    # it has worked out: one remembered under the old key must not open the API under the new.
+    old = with_token(obtain(APIClient()).json()["token"])
+    assert old.get("/api/v1/campaigns/").status_code == 200
+
+    settings.SECRET_KEY = "another-secret-key-" + "x" * 40
+
+    assert error(old.get("/api/v1/campaigns/")) == (401, "token.password_changed")
+    assert (
+        with_token(obtain(APIClient()).json()["token"]).get("/api/v1/campaigns/").status_code == 200
+    )
+
+
 def test_a_disabled_account_cannot_use_its_tokens(umpire):
     client = with_token(obtain(APIClient()).json()["token"])
     umpire.is_active = False
