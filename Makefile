@@ -58,8 +58,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(VENV)/.installed
 ## The scale benchmark (docs/benchmarks.md): campaigns of 1k and 10k events; all four sizes with
 ## SIZES=1000,10000,100000,1000000. DATABASE_URL runs it on PostgreSQL.
 SIZES ?= 1000,10000
+# More options of bench.scale, e.g. BENCH_ARGS="--seconds 3".
+BENCH_ARGS ?=
 bench-scale: $(VENV)/.installed-bench
-	$(BIN)/python -m bench.scale --sizes $(SIZES)
+	$(BIN)/python -m bench.scale --sizes $(SIZES) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis .coverage
